@@ -1,0 +1,138 @@
+/** Builds the API as a Fastify instance; server.ts listens, tests inject. */
+import crypto from 'node:crypto';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { sql } from 'drizzle-orm';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import pino, { type DestinationStream } from 'pino';
+import { z } from 'zod';
+import type { ServiceContext } from './context';
+import type { DatabaseHandle } from './db/client';
+import type { Config } from './env';
+import { systemClock, type Clock } from './lib/clock';
+import { MemoryRateStore, RateLimiter } from './lib/rate-limiter';
+import authRoutes from './modules/auth/auth.routes';
+import usersRoutes from './modules/users/users.routes';
+import { registerErrorHandler } from './plugins/error-handler';
+import { REDACT_PATHS, requestSerializers } from './plugins/logging';
+import { createServices, type Services } from './services';
+
+export interface AppDeps {
+  config: Config;
+  database: DatabaseHandle;
+  clock?: Clock;
+  rateLimiter?: RateLimiter;
+  /** Where logs go (tests capture them to check no secret leaks). Defaults to stdout. */
+  logStream?: DestinationStream;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: Required<Pick<AppDeps, 'config' | 'database' | 'clock'>>;
+    services: Services;
+    rateLimiter: RateLimiter;
+    ctx: ServiceContext;
+  }
+}
+
+export function createLogger(config: Config, stream?: DestinationStream) {
+  return pino(
+    {
+      level: config.LOG_LEVEL,
+      redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
+      serializers: { ...requestSerializers, err: pino.stdSerializers.err },
+    },
+    stream,
+  );
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const clock = deps.clock ?? systemClock;
+  const logger = createLogger(deps.config, deps.logStream);
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit: 1024 * 1024,
+    trustProxy: false,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => crypto.randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const ctx: ServiceContext = {
+    db: deps.database.db,
+    dbKind: deps.database.kind,
+    clock,
+    config: deps.config,
+    log: app.log,
+  };
+  app.decorate('deps', { config: deps.config, database: deps.database, clock });
+  app.decorate('ctx', ctx);
+  app.decorate('services', createServices(ctx));
+  app.decorate(
+    'rateLimiter',
+    deps.rateLimiter ?? new RateLimiter(new MemoryRateStore(clock), deps.config.rateLimitAllow),
+  );
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  registerErrorHandler(app);
+  await app.register(helmet, {
+    // The API answers JSON; only the docs page renders HTML.
+    contentSecurityPolicy: false,
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+  });
+  await app.register(cors, {
+    origin: deps.config.corsOrigins.length > 0 ? deps.config.corsOrigins : true,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+    exposedHeaders: ['retry-after', 'x-request-id'],
+    maxAge: 600,
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'BountyHunt API', version: '0.1.0' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  app.get(
+    '/health',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: '200 when the database answers, 503 otherwise',
+        response: {
+          200: z.object({ status: z.literal('ok') }),
+          503: z.object({ status: z.string() }),
+        },
+      },
+    },
+    async (_request, reply) => {
+      try {
+        await deps.database.db.execute(sql`select 1`);
+        return { status: 'ok' as const };
+      } catch {
+        return reply.code(503).send({ status: 'unavailable' });
+      }
+    },
+  );
+
+  await app.register(authRoutes);
+  await app.register(usersRoutes);
+
+  return app as unknown as FastifyInstance;
+}

@@ -1,0 +1,20 @@
+/** What every service gets: the database, the clock, the config and a logger. */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from './db/client';
+import type { Config } from './env';
+import type { Clock } from './lib/clock';
+
+export interface ServiceContext {
+  db: Db;
+  dbKind: 'pglite' | 'postgres';
+  clock: Clock;
+  config: Config;
+  log: FastifyBaseLogger;
+}
+
+/** Who is asking: resolved from the bearer token by plugins/auth. */
+export interface Actor {
+  userId: number;
+  role: number;
+  sessionId: number;
+}

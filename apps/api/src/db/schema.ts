@@ -1,0 +1,7 @@
+/** Every table, for Drizzle's relational queries and drizzle-kit. */
+export * from './schema/users';
+export * from './schema/sessions';
+export * from './schema/hunters';
+export * from './schema/media';
+export * from './schema/bounties';
+export * from './schema/billing';

@@ -1,0 +1,113 @@
+import { sql } from 'drizzle-orm';
+import {
+  customType,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { hunters } from './hunters';
+import { users } from './users';
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+export const bounties = pgTable(
+  'bounties',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    title: text('title').notNull(),
+    /** Silver held from the poster and paid to the winner. */
+    amount: integer('amount').notNull().default(0),
+    mediaType: integer('media_type').notNull().default(1),
+    roundCount: integer('round_count').notNull().default(1),
+    status: text('status').notNull().default('open'), // open | decided
+    winnerClaimId: integer('winner_claim_id'),
+    decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('simple', title)`),
+  },
+  (t) => [
+    index('bounties_search_idx').using('gin', t.search),
+    index('bounties_created_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('bounties_user_idx').on(t.userId),
+  ],
+);
+
+export const rounds = pgTable(
+  'rounds',
+  {
+    id: serial('id').primaryKey(),
+    bountyId: integer('bounty_id')
+      .notNull()
+      .references(() => bounties.id, { onDelete: 'cascade' }),
+    /** The round's number within its bounty (CONTRACT.md: roundId). */
+    number: integer('number').notNull(),
+    endDate: timestamp('end_date', { withTimezone: true, mode: 'date' }),
+    closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('rounds_bounty_number_idx').on(t.bountyId, t.number),
+    index('rounds_open_end_idx')
+      .on(t.endDate)
+      .where(sql`closed_at is null`),
+  ],
+);
+
+export const claims = pgTable(
+  'claims',
+  {
+    id: serial('id').primaryKey(),
+    bountyId: integer('bounty_id')
+      .notNull()
+      .references(() => bounties.id, { onDelete: 'cascade' }),
+    roundNumber: integer('round_number').notNull(),
+    hunterId: integer('hunter_id')
+      .notNull()
+      .references(() => hunters.id),
+    media: text('media').notNull(),
+    votes: integer('votes').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('claims_round_rank_idx').on(t.bountyId, t.roundNumber, t.votes.desc(), t.createdAt, t.id),
+    index('claims_hunter_idx').on(t.hunterId, t.createdAt.desc()),
+  ],
+);
+
+export const votes = pgTable(
+  'votes',
+  {
+    id: serial('id').primaryKey(),
+    claimId: integer('claim_id')
+      .notNull()
+      .references(() => claims.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    value: integer('value').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('votes_claim_user_idx').on(t.claimId, t.userId)],
+);
+
+export const posts = pgTable(
+  'posts',
+  {
+    id: serial('id').primaryKey(),
+    hunterId: integer('hunter_id')
+      .notNull()
+      .references(() => hunters.id, { onDelete: 'cascade' }),
+    bountyId: integer('bounty_id').references(() => bounties.id, { onDelete: 'set null' }),
+    file: text('file').notNull(),
+    text: text('text'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('posts_hunter_idx').on(t.hunterId, t.createdAt.desc())],
+);

@@ -1,0 +1,125 @@
+/** Configuration of CONTRACT.md, read once and validated; a bad value stops start-up naming the variable. */
+import path from 'node:path';
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v))
+    .refine(
+      (v) => v === undefined || protocols.some((p) => v.startsWith(p)),
+      `must start with ${protocols.join(' or ')}`,
+    );
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  API_PORT: port.default(5052),
+  WEB_PORT: port.default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalUrl(['postgres://', 'postgresql://', 'memory://', 'pglite://']),
+  SMTP_URL: optionalUrl(['smtp://', 'smtps://']),
+  MAIL_FROM: z.string().default('BountyHunt <no-reply@localhost>'),
+  PUBLIC_WEB_URL: z.url().default('http://localhost:3000'),
+  API_URL: optionalUrl(['http://', 'https://']),
+  S3_BUCKET: z.string().optional(),
+  S3_ENDPOINT: optionalUrl(['http://', 'https://']),
+  S3_REGION: z.string().default('us-east-1'),
+  AWS_ACCESS_KEY_ID: z.string().optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().optional(),
+  MEDIA_URL: optionalUrl(['http://', 'https://', '/']),
+  REDIS_URL: optionalUrl(['redis://', 'rediss://']),
+  RATE_LIMIT_ALLOW: z.string().default(''),
+  ENCRYPTION_KEY: z
+    .string()
+    .optional()
+    .refine(
+      (v) => v === undefined || v === '' || Buffer.from(v, 'base64').length === 32,
+      'must be 32 bytes, base64-encoded',
+    ),
+  SEED_DEMO: z.enum(['0', '1', '']).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  CORS_ORIGINS: z.string().default(''),
+  MAX_IMAGE_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(25 * 1024 * 1024),
+  MAX_VIDEO_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(500 * 1024 * 1024),
+  /** Rate limits (CONTRACT.md "Rate limits"), each "count/seconds". */
+  RL_LOGIN_EMAIL: z.string().default('10/900'),
+  RL_LOGIN_IP: z.string().default('100/300'),
+  RL_REGISTER_IP: z.string().default('20/3600'),
+  RL_RESET_EMAIL: z.string().default('5/3600'),
+  RL_RESET_IP: z.string().default('20/3600'),
+  RL_UPLOAD_USER: z.string().default('60/3600'),
+  RL_VOTE_USER: z.string().default('120/60'),
+});
+
+export type RawEnv = z.infer<typeof envSchema>;
+
+export interface RateRule {
+  limit: number;
+  windowMs: number;
+}
+
+export interface Config extends RawEnv {
+  dataDir: string;
+  databaseUrl: string;
+  corsOrigins: string[];
+  rateLimits: Record<
+    'loginEmail' | 'loginIp' | 'registerIp' | 'resetEmail' | 'resetIp' | 'uploadUser' | 'voteUser',
+    RateRule
+  >;
+  rateLimitAllow: string[];
+}
+
+export class ConfigError extends Error {}
+
+function parseRule(name: string, value: string): RateRule {
+  const m = /^(\d+)\/(\d+)$/.exec(value.trim());
+  if (!m)
+    throw new ConfigError(
+      `Invalid configuration: ${name} must look like "count/seconds", got "${value}"`,
+    );
+  return { limit: Number(m[1]), windowMs: Number(m[2]) * 1000 };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const raw = parsed.data;
+  const dataDir = path.resolve(raw.DATA_DIR);
+  const databaseUrl = raw.DATABASE_URL ?? `pglite://${path.join(dataDir, 'db')}`;
+  const corsOrigins = raw.CORS_ORIGINS.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return {
+    ...raw,
+    dataDir,
+    databaseUrl,
+    corsOrigins,
+    rateLimits: {
+      loginEmail: parseRule('RL_LOGIN_EMAIL', raw.RL_LOGIN_EMAIL),
+      loginIp: parseRule('RL_LOGIN_IP', raw.RL_LOGIN_IP),
+      registerIp: parseRule('RL_REGISTER_IP', raw.RL_REGISTER_IP),
+      resetEmail: parseRule('RL_RESET_EMAIL', raw.RL_RESET_EMAIL),
+      resetIp: parseRule('RL_RESET_IP', raw.RL_RESET_IP),
+      uploadUser: parseRule('RL_UPLOAD_USER', raw.RL_UPLOAD_USER),
+      voteUser: parseRule('RL_VOTE_USER', raw.RL_VOTE_USER),
+    },
+    rateLimitAllow: raw.RATE_LIMIT_ALLOW.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  };
+}

@@ -1,0 +1,52 @@
+import { authAnswer, errorAnswer } from '@bountyhunt/shared/api';
+import { loginSchema } from '@bountyhunt/shared/schemas';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { badRequest } from '../../errors';
+
+const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const limits = app.deps.config.rateLimits;
+
+  app.post(
+    '/auth',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in',
+        body: loginSchema,
+        response: { 200: authAnswer, 400: errorAnswer, 429: errorAnswer },
+      },
+    },
+    async (request) => {
+      const { email, password } = request.body;
+      const emailKey = `login-email:${email.trim().toLowerCase()}`;
+      await app.rateLimiter.consume(request.ip, `login-ip:${request.ip}`, limits.loginIp);
+      await app.rateLimiter.check(request.ip, emailKey, limits.loginEmail);
+      try {
+        return await app.services.auth.login(email, password);
+      } catch (err) {
+        await app.rateLimiter.record(request.ip, emailKey, limits.loginEmail);
+        throw err;
+      }
+    },
+  );
+
+  app.delete(
+    '/auth/:token',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign out: ends the session of this token',
+        params: z.object({ token: z.string().min(1).max(200) }),
+        response: { 204: z.null(), 400: errorAnswer },
+      },
+    },
+    async (request, reply) => {
+      if (!request.params.token.trim()) throw badRequest('Missing token.');
+      await app.services.auth.logout(request.params.token);
+      return reply.code(204).send(null);
+    },
+  );
+};
+
+export default authRoutes;

@@ -1,0 +1,72 @@
+import { MSG } from '@bountyhunt/shared/messages';
+import type { AuthAnswer } from '@bountyhunt/shared/api';
+import type { Actor, ServiceContext } from '../../context';
+import { badRequest } from '../../errors';
+import { dummyPasswordHash, verifyPassword } from '../../lib/password';
+import { hashToken, randomToken } from '../../lib/tokens';
+import { findUserByEmail } from '../users/users.repository';
+import { presentUser } from '../users/users.present';
+import {
+  deleteSessionByHash,
+  deleteUserSessions,
+  findLiveSession,
+  insertSession,
+  touchSession,
+} from './sessions.repository';
+
+/** A session lives 30 days past its last use. */
+export const SESSION_IDLE_MS = 30 * 24 * 3600 * 1000;
+/** Last-use writes are throttled so reads do not each write. */
+const TOUCH_EVERY_MS = 5 * 60 * 1000;
+
+export class AuthService {
+  constructor(private readonly ctx: ServiceContext) {}
+
+  async login(email: string, password: string): Promise<AuthAnswer> {
+    const user = await findUserByEmail(this.ctx.db, email.trim());
+    const ok = user
+      ? await verifyPassword(user.passwordHash, password)
+      : (await verifyPassword(await dummyPasswordHash(), password), false);
+    if (!user || !ok) throw badRequest(MSG.loginInvalid, 'INVALID_CREDENTIALS');
+    const token = await this.createSession(user.id);
+    return { token, user: presentUser(user) };
+  }
+
+  async createSession(userId: number): Promise<string> {
+    const now = this.ctx.clock.now();
+    const token = randomToken(32);
+    await insertSession(this.ctx.db, {
+      userId,
+      tokenHash: hashToken(token),
+      now,
+      expiresAt: new Date(now.getTime() + SESSION_IDLE_MS),
+    });
+    return token;
+  }
+
+  /** The actor behind a bearer token, or null when the token is unknown or expired. */
+  async authenticate(token: string): Promise<Actor | null> {
+    if (!token || token.length > 200) return null;
+    const now = this.ctx.clock.now();
+    const session = await findLiveSession(this.ctx.db, hashToken(token), now);
+    if (!session) return null;
+    if (now.getTime() - session.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
+      await touchSession(
+        this.ctx.db,
+        session.sessionId,
+        now,
+        new Date(now.getTime() + SESSION_IDLE_MS),
+      );
+    }
+    return { userId: session.userId, role: session.role, sessionId: session.sessionId };
+  }
+
+  /** DELETE /auth/{token}: ends that session. Unknown tokens are a no-op, so logout never leaks whether a token existed. */
+  async logout(token: string): Promise<void> {
+    await deleteSessionByHash(this.ctx.db, hashToken(token));
+  }
+
+  endOtherSessions(userId: number, keepSessionId?: number): Promise<void> {
+    return deleteUserSessions(this.ctx.db, userId, keepSessionId);
+  }
+}

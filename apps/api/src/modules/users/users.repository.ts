@@ -1,0 +1,56 @@
+import { eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { hunters, users, type HunterRow, type UserRow } from '../../db/schema';
+
+export function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
+  return db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email})`)
+    .limit(1)
+    .then((r) => r[0]);
+}
+
+export function findUserById(db: DbOrTx, id: number): Promise<UserRow | undefined> {
+  return db
+    .select()
+    .from(users)
+    .where(eq(users.id, id))
+    .limit(1)
+    .then((r) => r[0]);
+}
+
+export async function insertUser(
+  db: DbOrTx,
+  values: { email: string; passwordHash: string; role: number },
+): Promise<UserRow> {
+  const [row] = await db.insert(users).values(values).returning();
+  return row!;
+}
+
+export async function insertHunter(db: DbOrTx, userId: number): Promise<HunterRow> {
+  const [row] = await db.insert(hunters).values({ userId }).returning();
+  return row!;
+}
+
+export function findHunterByUserId(db: DbOrTx, userId: number): Promise<HunterRow | undefined> {
+  return db
+    .select()
+    .from(hunters)
+    .where(eq(hunters.userId, userId))
+    .limit(1)
+    .then((r) => r[0]);
+}
+
+export async function updateUser(
+  db: DbOrTx,
+  id: number,
+  values: Partial<Omit<UserRow, 'id' | 'createdAt'>>,
+): Promise<UserRow> {
+  const [row] = await db
+    .update(users)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(users.id, id))
+    .returning();
+  return row!;
+}

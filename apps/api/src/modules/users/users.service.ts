@@ -1,0 +1,56 @@
+import type { CurrentUser, User } from '@bountyhunt/shared/api';
+import { MSG } from '@bountyhunt/shared/messages';
+import { ROLE } from '@bountyhunt/shared/roles';
+import type { RegisterInput } from '@bountyhunt/shared/schemas';
+import type { Actor, ServiceContext } from '../../context';
+import { isUniqueViolation } from '../../db/errors';
+import { notAcceptable, unauthorized } from '../../errors';
+import { hashPassword } from '../../lib/password';
+import { presentHunter, presentUser } from './users.present';
+import {
+  findHunterByUserId,
+  findUserByEmail,
+  findUserById,
+  insertHunter,
+  insertUser,
+} from './users.repository';
+
+export class UsersService {
+  constructor(private readonly ctx: ServiceContext) {}
+
+  /** POST /user: a member (role 1) or, with hunter: true, a creator (role 2) with its hunter row. */
+  async register(input: RegisterInput): Promise<User> {
+    const email = input.email.trim().toLowerCase();
+    if (await findUserByEmail(this.ctx.db, email))
+      throw notAcceptable(MSG.emailExists, 'EMAIL_EXISTS');
+    const passwordHash = await hashPassword(input.password);
+    try {
+      const row = await this.ctx.db.transaction(async (tx) => {
+        const user = await insertUser(tx, {
+          email,
+          passwordHash,
+          role: input.hunter ? ROLE.hunter : ROLE.member,
+        });
+        if (input.hunter) await insertHunter(tx, user.id);
+        return user;
+      });
+      return presentUser(row);
+    } catch (err) {
+      // Two registrations racing for one e-mail: the unique index decides.
+      if (isUniqueViolation(err)) throw notAcceptable(MSG.emailExists, 'EMAIL_EXISTS');
+      throw err;
+    }
+  }
+
+  /** GET /user */
+  async current(actor: Actor): Promise<CurrentUser> {
+    const user = await findUserById(this.ctx.db, actor.userId);
+    if (!user) throw unauthorized();
+    const hunterRow =
+      (user.role & ROLE.hunter) !== 0 ? await findHunterByUserId(this.ctx.db, user.id) : undefined;
+    return {
+      user: presentUser(user),
+      hunter: hunterRow ? presentHunter(hunterRow, user.handle) : null,
+    };
+  }
+}

@@ -1,0 +1,72 @@
+/** The whole product in one process: API on API_PORT, web app on WEB_PORT. */
+import fs from 'node:fs';
+import { Redis } from 'ioredis';
+import { buildApp, createLogger } from './app';
+import { createDatabase, runMigrations } from './db/client';
+import { ConfigError, loadConfig, type Config } from './env';
+import { systemClock } from './lib/clock';
+import { MemoryRateStore, RateLimiter, RedisRateStore, type RateStore } from './lib/rate-limiter';
+import { buildWebServer } from './web-server';
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+    process.exit(1);
+  }
+  throw err;
+}
+
+const log = createLogger(config);
+fs.mkdirSync(config.dataDir, { recursive: true });
+
+const database = await createDatabase(config.databaseUrl);
+await runMigrations(database);
+log.info({ database: database.kind }, 'database ready');
+
+let store: RateStore = new MemoryRateStore(systemClock);
+if (config.REDIS_URL) {
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false });
+  redis.on('error', (err) => log.warn({ err: { message: err.message } }, 'redis error'));
+  store = new RedisRateStore(redis);
+}
+const rateLimiter = new RateLimiter(store, config.rateLimitAllow);
+
+const app = await buildApp({ config, database, rateLimiter });
+const web = process.env.API_ONLY === '1' ? undefined : await buildWebServer(config, app.log);
+
+await app.listen({ port: config.API_PORT, host: config.HOST });
+if (web) await web.listen({ port: config.WEB_PORT, host: config.HOST });
+log.info(
+  {
+    api: `http://localhost:${config.API_PORT}`,
+    web: web ? `http://localhost:${config.WEB_PORT}` : 'off',
+  },
+  'BountyHunt is running',
+);
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  log.info({ signal }, 'shutting down: finishing in-flight requests');
+  const timer = setTimeout(() => {
+    log.error('shutdown took over 15 s; exiting');
+    process.exit(1);
+  }, 15_000);
+  timer.unref();
+  try {
+    await Promise.all([app.close(), web?.close()]);
+    await store.close();
+    await database.close();
+    log.info('stopped');
+    process.exit(0);
+  } catch (err) {
+    log.error({ err }, 'error during shutdown');
+    process.exit(1);
+  }
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

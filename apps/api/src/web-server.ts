@@ -1,0 +1,75 @@
+/** Serves the built SPA on WEB_PORT with a fallback to index.html for client routes. */
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import type { Config } from './env';
+
+export const WEB_DIST = path.resolve(
+  path.dirname(new URL(import.meta.url).pathname),
+  '../../web/dist',
+);
+
+/** The browser learns API_URL and MEDIA_URL at run time, so one build serves any deployment. */
+export function renderIndex(html: string, config: Config): string {
+  const runtime: Record<string, string> = {};
+  if (config.API_URL) runtime.apiUrl = config.API_URL;
+  if (config.MEDIA_URL) runtime.mediaUrl = config.MEDIA_URL;
+  const script = `<script>window.__BH_CONFIG__=${JSON.stringify(runtime).replace(/</g, '\\u003c')}</script>`;
+  return html.replace('</head>', `${script}</head>`);
+}
+
+export async function buildWebServer(
+  config: Config,
+  logger: FastifyBaseLogger,
+  distDir = WEB_DIST,
+): Promise<FastifyInstance> {
+  const indexPath = path.join(distDir, 'index.html');
+  if (!fs.existsSync(indexPath)) {
+    throw new Error(
+      `The web app is not built (${path.relative(process.cwd(), indexPath)} is missing): run "npm run build".`,
+    );
+  }
+  const index = renderIndex(fs.readFileSync(indexPath, 'utf8'), config);
+  const web = Fastify({
+    loggerInstance: logger.child({ server: 'web' }),
+    disableRequestLogging: true,
+  });
+  await web.register(fastifyStatic, {
+    root: distDir,
+    index: false,
+    wildcard: false,
+    setHeaders(res, filePath) {
+      // Vite puts a content hash in every asset name: cache those for a year.
+      if (filePath.includes(`${path.sep}assets${path.sep}`))
+        res.header('cache-control', 'public, max-age=31536000, immutable');
+      else res.header('cache-control', 'public, max-age=300');
+    },
+  });
+  web.addHook('onSend', async (_req, reply) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+    reply.header('x-frame-options', 'DENY');
+  });
+  const sendIndex = (reply: FastifyReply) =>
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(index);
+  web.get('/', (_req, reply) => sendIndex(reply));
+  web.get('/*', (req, reply) => {
+    const rel = decodeURIComponent((req.params as { '*': string })['*'] ?? '');
+    const file = path.resolve(distDir, rel);
+    if (
+      file.startsWith(distDir + path.sep) &&
+      fs.existsSync(file) &&
+      fs.statSync(file).isFile() &&
+      rel !== 'index.html'
+    ) {
+      return reply.sendFile(rel);
+    }
+    // A missing asset is a 404; anything else is a client route.
+    if (rel.startsWith('assets/') || /\.[a-z0-9]{2,5}$/i.test(rel)) {
+      return reply.code(404).type('text/plain').send('Not found');
+    }
+    return sendIndex(reply);
+  });
+  return web;
+}

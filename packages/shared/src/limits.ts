@@ -1,0 +1,40 @@
+/** SPEC.md §9 limits: the single source for both the forms and the API. */
+export const LIMITS = {
+  email: 320,
+  passwordMin: 8,
+  /** Not in SPEC.md: caps the work argon2 does on hostile input. */
+  passwordMax: 256,
+  handle: 15,
+  handleHintMin: 3,
+  stagename: 30,
+  stagenameHintMin: 5,
+  bio: 200,
+  postText: 200,
+  bankName: 50,
+  routingNumber: 9,
+  accountNumberMin: 5,
+  accountNumberMax: 20,
+  ssn: 9,
+  firstName: 30,
+  lastName: 30,
+  street: 50,
+  city: 50,
+  state: 20,
+  zip: 20,
+  expiry: 5,
+  cvv: 4,
+  bountyTitle: 100,
+  minBountySeconds: 3600,
+} as const;
+
+export const UI = {
+  mobileBreakpoint: 768,
+  snackbarMs: 6000,
+  confettiMs: 5000,
+  tokenStorageKey: 'ss',
+  searchCachePrefix: 'e-',
+  searchCacheMs: 300_000,
+  defaultImageSize: 500,
+  supportEmail: 'support@bountyhunt.app',
+  marketingSite: 'https://bountyhunt.app',
+} as const;
