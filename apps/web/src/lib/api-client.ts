@@ -1,0 +1,116 @@
+/**
+ * SPEC.md §7 call rules: every call yields {status, data, message}. On an HTTP failure the
+ * status comes from the response and the message is its body's message; any other failure
+ * (network, abort, timeout) is status 500, message UNKNOWN_ERROR and empty data.
+ */
+import { UI } from '@bountyhunt/shared/limits';
+import { MSG } from '@bountyhunt/shared/messages';
+import { apiBaseUrl } from './config';
+
+export interface ApiResult<T> {
+  status: number;
+  data: T;
+  message: string;
+}
+
+export function getToken(): string | null {
+  try {
+    return window.localStorage.getItem(UI.tokenStorageKey);
+  } catch {
+    return null;
+  }
+}
+
+export function setToken(token: string | null): void {
+  try {
+    if (token) window.localStorage.setItem(UI.tokenStorageKey, token);
+    else window.localStorage.removeItem(UI.tokenStorageKey);
+  } catch {
+    // Storage may be unavailable (private mode); the session then lasts for the page.
+  }
+}
+
+export interface RequestOptions {
+  /** Raw body (a File or Blob for uploads); sent with its own content type. */
+  raw?: Blob;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** Upload progress, 0..1 (uses XMLHttpRequest). */
+  onProgress?: (fraction: number) => void;
+}
+
+function headers(extra: Record<string, string> = {}): Record<string, string> {
+  const token = getToken();
+  return { ...(token ? { authorization: `Bearer ${token}` } : {}), ...extra };
+}
+
+async function parseBody(text: string): Promise<unknown> {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function failureMessage(body: unknown): string {
+  if (body && typeof body === 'object' && 'message' in body) return String((body as { message: unknown }).message);
+  return typeof body === 'string' ? body : '';
+}
+
+function xhrRequest<T>(method: string, url: string, body: Blob, opts: RequestOptions): Promise<ApiResult<T>> {
+  return new Promise((resolve) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(method, url);
+    for (const [k, v] of Object.entries(headers({ 'content-type': body.type || 'application/octet-stream' }))) xhr.setRequestHeader(k, v);
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) opts.onProgress?.(e.loaded / e.total);
+    };
+    xhr.onload = async () => {
+      const parsed = await parseBody(xhr.responseText);
+      const ok = xhr.status >= 200 && xhr.status < 300;
+      resolve({ status: xhr.status, data: (ok ? parsed : null) as T, message: ok ? '' : failureMessage(parsed) });
+    };
+    const fail = () => resolve({ status: 500, data: null as T, message: MSG.unknownError });
+    xhr.onerror = fail;
+    xhr.onabort = fail;
+    xhr.ontimeout = fail;
+    if (opts.timeoutMs) xhr.timeout = opts.timeoutMs;
+    opts.signal?.addEventListener('abort', () => xhr.abort());
+    xhr.send(body);
+  });
+}
+
+export async function apiRequest<T = unknown>(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  body?: unknown,
+  opts: RequestOptions = {},
+): Promise<ApiResult<T>> {
+  const url = `${apiBaseUrl()}${path.startsWith('/') ? path : `/${path}`}`;
+  if (opts.raw && opts.onProgress) return xhrRequest<T>(method, url, opts.raw, opts);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), opts.timeoutMs ?? 30_000);
+  opts.signal?.addEventListener('abort', () => controller.abort());
+  try {
+    const res = await fetch(url, {
+      method,
+      headers: headers(
+        opts.raw
+          ? { 'content-type': opts.raw.type || 'application/octet-stream' }
+          : body !== undefined
+            ? { 'content-type': 'application/json' }
+            : {},
+      ),
+      body: opts.raw ?? (body !== undefined ? JSON.stringify(body) : undefined),
+      signal: controller.signal,
+    });
+    const parsed = await parseBody(await res.text());
+    if (!res.ok) return { status: res.status || 500, data: null as T, message: failureMessage(parsed) };
+    return { status: res.status, data: parsed as T, message: '' };
+  } catch {
+    return { status: 500, data: null as T, message: MSG.unknownError };
+  } finally {
+    clearTimeout(timer);
+  }
+}
