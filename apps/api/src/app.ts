@@ -17,7 +17,9 @@ import { z } from 'zod';
 import type { ServiceContext } from './context';
 import type { DatabaseHandle } from './db/client';
 import type { Config } from './env';
+import { RecordingJobQueue, type JobQueue } from './jobs/types';
 import { systemClock, type Clock } from './lib/clock';
+import { createMailer, type Mailer } from './mail/mailer';
 import { MemoryRateStore, RateLimiter } from './lib/rate-limiter';
 import authRoutes from './modules/auth/auth.routes';
 import usersRoutes from './modules/users/users.routes';
@@ -32,6 +34,8 @@ export interface AppDeps {
   rateLimiter?: RateLimiter;
   /** Where logs go (tests capture them to check no secret leaks). Defaults to stdout. */
   logStream?: DestinationStream;
+  mailer?: Mailer;
+  jobs?: JobQueue;
 }
 
 declare module 'fastify' {
@@ -75,6 +79,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     config: deps.config,
     log: app.log,
+    mailer: deps.mailer ?? createMailer(deps.config, app.log),
+    jobs: deps.jobs ?? new RecordingJobQueue(),
   };
   app.decorate('deps', { config: deps.config, database: deps.database, clock });
   app.decorate('ctx', ctx);

@@ -2,7 +2,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from './db/client';
 import type { Config } from './env';
+import type { JobQueue } from './jobs/types';
 import type { Clock } from './lib/clock';
+import type { Mailer } from './mail/mailer';
 
 export interface ServiceContext {
   db: Db;
@@ -10,6 +12,8 @@ export interface ServiceContext {
   clock: Clock;
   config: Config;
   log: FastifyBaseLogger;
+  mailer: Mailer;
+  jobs: JobQueue;
 }
 
 /** Who is asking: resolved from the bearer token by plugins/auth. */
