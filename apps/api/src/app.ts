@@ -23,6 +23,11 @@ import { createMailer, type Mailer } from './mail/mailer';
 import { MemoryRateStore, RateLimiter } from './lib/rate-limiter';
 import authRoutes from './modules/auth/auth.routes';
 import usersRoutes from './modules/users/users.routes';
+import accountRoutes from './modules/account/account.routes';
+import billingRoutes from './modules/billing/billing.routes';
+import bountiesRoutes from './modules/bounties/bounties.routes';
+import mediaRoutes from './modules/media/media.routes';
+import profilesRoutes from './modules/profiles/profiles.routes';
 import { registerErrorHandler } from './plugins/error-handler';
 import { REDACT_PATHS, requestSerializers } from './plugins/logging';
 import { createServices, type Services } from './services';
@@ -103,7 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(cors, {
     origin: deps.config.corsOrigins.length > 0 ? deps.config.corsOrigins : true,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-    exposedHeaders: ['retry-after', 'x-request-id'],
+    exposedHeaders: ['retry-after', 'x-request-id', 'x-next-cursor'],
     maxAge: 600,
   });
   await app.register(swagger, {
@@ -139,6 +144,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(authRoutes);
   await app.register(usersRoutes);
+  // One plugin per feature; each feature owns its folder under modules/.
+  await app.register(mediaRoutes);
+  await app.register(accountRoutes);
+  await app.register(billingRoutes);
+  await app.register(bountiesRoutes);
+  await app.register(profilesRoutes);
 
   return app as unknown as FastifyInstance;
 }

@@ -53,6 +53,10 @@ const envSchema = z.object({
     .int()
     .positive()
     .default(500 * 1024 * 1024),
+  /** Images with more pixels than this are refused (decompression bombs). */
+  MAX_IMAGE_PIXELS: z.coerce.number().int().positive().default(100_000_000),
+  FFMPEG_PATH: z.string().default('ffmpeg'),
+  FFPROBE_PATH: z.string().default('ffprobe'),
   /** Rate limits (CONTRACT.md "Rate limits"), each "count/seconds". */
   RL_LOGIN_EMAIL: z.string().default('10/900'),
   RL_LOGIN_IP: z.string().default('100/300'),
