@@ -75,14 +75,15 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          // `paths` match the bare package name only, so `@mui/material/Button` stays allowed.
+          paths: ['@mui/material', '@mui/icons-material'].map((name) => ({
+            name,
+            message: 'Import MUI by path (@mui/material/Button) to keep bundles small.',
+          })),
           patterns: [
             {
               group: ['**/api/src/**', '@bountyhunt/api*', 'drizzle-orm*', 'fastify*'],
               message: 'The web app never imports the API.',
-            },
-            {
-              group: ['@mui/material', '@mui/icons-material'],
-              message: 'Import MUI by path (@mui/material/Button) to keep bundles small.',
             },
           ],
         },
@@ -99,10 +100,12 @@ export default tseslint.config(
           zones: [
             'account',
             'auth',
+            'billing',
             'bounties',
             'claims',
             'membership',
             'profile',
+            'profiles',
             'media',
             'onboarding',
             'hunters',

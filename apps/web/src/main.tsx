@@ -1,8 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { App } from './app/app';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <h1>BountyHunt</h1>
+    <App />
   </StrictMode>,
 );

@@ -1,0 +1,69 @@
+/**
+ * TanStack Query on top of the SPEC.md §7 client. Queries and mutations resolve with the
+ * whole `{status, data, message}` result instead of throwing, because pages show messages
+ * that depend on the status (SPEC.md §8): check `result.status`, not `isError`.
+ *
+ *   // features/bounties/api/get-bounty.ts
+ *   export const bountyQuery = (id: string) => apiQueryOptions<Bounty>(['bounty', id], `/bounty/${id}`);
+ *   export const useBounty = (id: string) => useApiQuery(bountyQuery(id));
+ *   // in a page
+ *   const { data: res, isPending } = useBounty(id);
+ *   if (res && res.status !== 200) return <Alert>{MSGF.bountyLoadError(res.status)}</Alert>;
+ *
+ *   const vote = useApiMutation<{ claimId: number; votes: number }>('POST', '/vote');
+ *   const res = await vote.mutateAsync({ claimId, votes }); // res.status === 200 ?
+ */
+import {
+  QueryClient,
+  queryOptions,
+  useMutation,
+  useQuery,
+  type QueryKey,
+  type UseQueryOptions,
+} from '@tanstack/react-query';
+import { apiRequest, type ApiResult, type RequestOptions } from './api-client';
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000 },
+      mutations: { retry: false },
+    },
+  });
+}
+
+/** Query options for a GET whose result is the whole ApiResult (never throws). */
+export function apiQueryOptions<T>(queryKey: QueryKey, path: string) {
+  return queryOptions<ApiResult<T>>({
+    queryKey,
+    queryFn: ({ signal }) => apiRequest<T>('GET', path, undefined, { signal }),
+  });
+}
+
+export function useApiQuery<T>(
+  options: UseQueryOptions<ApiResult<T>, Error, ApiResult<T>, QueryKey>,
+) {
+  return useQuery(options);
+}
+
+type Method = 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * A mutation whose variables are the JSON body. `path` may be a function of the variables
+ * (e.g. `(v) => `/user/ssn/${v.ssn}``); pass `body: false` to send no body.
+ */
+export function useApiMutation<TVars = void, TData = unknown>(
+  method: Method,
+  path: string | ((vars: TVars) => string),
+  options: { body?: boolean; request?: RequestOptions } = {},
+) {
+  return useMutation<ApiResult<TData>, Error, TVars>({
+    mutationFn: (vars) =>
+      apiRequest<TData>(
+        method,
+        typeof path === 'function' ? path(vars) : path,
+        options.body === false ? undefined : (vars ?? undefined),
+        options.request,
+      ),
+  });
+}

@@ -1,0 +1,107 @@
+/**
+ * Browser helpers for e2e specs: one headless Debian Chromium per spec file, a fresh
+ * context (cookies, local storage) and page per test, screenshots, axe checks and API
+ * seeding. Usage:
+ *
+ *   const b = useBrowser('auth');           // at the top of a spec file
+ *   it('…', async () => {
+ *     const page = await b.page();          // desktop 1280×800 unless told otherwise
+ *     await page.goto(b.url('/login'));
+ *     await b.shot(page, 'login');          // e2e/screenshots/auth/login-{desktop,375}.png
+ *     await b.axe(page);                    // fails on any WCAG A/AA violation
+ *   });
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { WEB_URL } from './env';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+  '--disable-dev-shm-usage',
+];
+const SCREENSHOTS = path.resolve(import.meta.dirname, '..', 'screenshots');
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 375, height: 740 };
+
+export interface BrowserKit {
+  /** A new page in a fresh context (no token, no storage). */
+  page: (opts?: { viewport?: { width: number; height: number }; token?: string }) => Promise<Page>;
+  url: (p: string) => string;
+  /** Screenshot at desktop width and at 375px: screenshots/<spec>/<name>-{desktop,375}.png. */
+  shot: (page: Page, name: string) => Promise<void>;
+  /** axe-core WCAG 2 A/AA check of the current page; fails the test on violations. */
+  axe: (page: Page, opts?: { exclude?: string[] }) => Promise<void>;
+}
+
+export function useBrowser(spec: string): BrowserKit {
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
+    const errors = pageErrors.splice(0);
+    expect(errors, 'uncaught errors in the page').toEqual([]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  return {
+    async page(opts = {}) {
+      const context = await browser.newContext({ viewport: opts.viewport ?? DESKTOP });
+      contexts.push(context);
+      if (opts.token) {
+        await context.addInitScript((token) => {
+          // Only before the app's first load; tests that log out must not get it back.
+          if (!sessionStorage.getItem('e2e-token-set')) {
+            localStorage.setItem('ss', token);
+            sessionStorage.setItem('e2e-token-set', '1');
+          }
+        }, opts.token);
+      }
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      page.on('pageerror', (err) => pageErrors.push(String(err)));
+      return page;
+    },
+    url: (p) => `${WEB_URL}${p}`,
+    async shot(page, name) {
+      const dir = path.join(SCREENSHOTS, spec);
+      fs.mkdirSync(dir, { recursive: true });
+      const before = page.viewportSize() ?? DESKTOP;
+      for (const [label, size] of [
+        ['desktop', DESKTOP],
+        ['375', PHONE],
+      ] as const) {
+        await page.setViewportSize(size);
+        await page.waitForTimeout(150);
+        await page.screenshot({ path: path.join(dir, `${name}-${label}.png`), fullPage: true });
+      }
+      await page.setViewportSize(before);
+    },
+    async axe(page, opts = {}) {
+      let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+      for (const sel of opts.exclude ?? []) builder = builder.exclude(sel);
+      const result = await builder.analyze();
+      const summary = result.violations.map(
+        (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+      );
+      expect(summary, `axe violations on ${page.url()}`).toEqual([]);
+    },
+  };
+}
