@@ -120,21 +120,61 @@ export const identitySchema = z.object({
   idSelfie: z.string({ error: MSG.idSelfieRequired }).min(1, MSG.idSelfieRequired).max(200),
 });
 
-/** PUT /user/card, POST /user/membership */
+/** Luhn check digit (ISO/IEC 7812): every card number a processor accepts passes it. */
+export function isLuhnValid(digits: string): boolean {
+  if (!/^\d+$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+export const CARD_MSG = {
+  number: 'Please enter a valid card number.',
+  cvv: 'Please enter a valid CVV.',
+  expiry: 'Please enter a valid expiry date.',
+  name: 'Please enter the name on the card.',
+  zip: 'Please enter your billing zip code.',
+} as const;
+
+/**
+ * PUT /user/card, POST /user/membership (SPEC.md §3 credit card form, §5 rules): number with
+ * spaces removed, CVV of 3–4 digits, month 1–12, year as 2 or 4 digits (26 → 2026).
+ * Whether the expiry lies in the future is the gateway's call (it owns the clock).
+ */
 export const cardSchema = z.object({
   number: z
-    .string()
+    .string({ error: CARD_MSG.number })
+    .max(40, CARD_MSG.number)
+    .regex(/^[\d ]*$/, CARD_MSG.number)
     .transform((v) => v.replace(/\s+/g, ''))
-    .pipe(z.string().regex(/^\d{12,19}$/, 'Please enter a valid card number.')),
-  cvv: z.string().regex(/^\d{3,4}$/, 'Please enter a valid CVV.'),
+    .pipe(
+      z
+        .string()
+        .regex(/^\d{12,19}$/, CARD_MSG.number)
+        .refine(isLuhnValid, CARD_MSG.number),
+    ),
+  cvv: z.string({ error: CARD_MSG.cvv }).regex(new RegExp(`^\\d{3,${LIMITS.cvv}}$`), CARD_MSG.cvv),
   month: z.coerce
-    .number()
-    .int()
-    .min(1, 'Please enter a valid expiry date.')
-    .max(12, 'Please enter a valid expiry date.'),
-  year: z.coerce.number().int().min(0).max(9999),
-  name: z.string().trim().min(1, 'Please enter the name on the card.').max(100),
-  zip: z.string().trim().min(1, 'Please enter your billing zip code.').max(LIMITS.zip),
+    .number({ error: CARD_MSG.expiry })
+    .int(CARD_MSG.expiry)
+    .min(1, CARD_MSG.expiry)
+    .max(12, CARD_MSG.expiry),
+  year: z.coerce
+    .number({ error: CARD_MSG.expiry })
+    .int(CARD_MSG.expiry)
+    .min(0, CARD_MSG.expiry)
+    .max(2999, CARD_MSG.expiry)
+    .transform((y) => (y < 100 ? 2000 + y : y))
+    .pipe(z.number().min(2000, CARD_MSG.expiry)),
+  name: z.string({ error: CARD_MSG.name }).trim().min(1, CARD_MSG.name).max(100, CARD_MSG.name),
+  zip: z.string({ error: CARD_MSG.zip }).trim().min(1, CARD_MSG.zip).max(LIMITS.zip, CARD_MSG.zip),
 });
 export type CardInput = z.infer<typeof cardSchema>;
 

@@ -1,0 +1,144 @@
+/**
+ * Silver: the one way any module changes a user's silver balance (CONTRACT.md "Money and
+ * tokens"). Every change writes users.silver and a silver_ledger row together.
+ *
+ * Use inside the caller's transaction so the silver moves with the thing it pays for:
+ *
+ *   await db.transaction(async (tx) => {
+ *     await debitSilver(tx, voterId, n, 'vote', claimId);   // 402 "Not enough silver." if short
+ *     ...record the vote, raise the claim's votes...
+ *   });
+ *
+ * - `debitSilver(tx, userId, amount, reason, refId?)` takes `amount` (> 0) or throws an
+ *   AppError 402 (code NOT_ENOUGH_SILVER) and changes nothing. It is a single conditional
+ *   UPDATE (`silver >= amount`), so concurrent debits never overdraw: the row lock makes
+ *   the second one wait and re-check the balance.
+ * - `creditSilver(tx, userId, amount, reason, refId?)` adds `amount` (> 0).
+ * Both return the balance after the change. `reason` names the cause (see SilverReason;
+ * add new ones to SILVER_REASON_LABEL in packages/shared/src/billing.ts) and `refId` the
+ * row it concerns (claim, bounty…). Passing the database itself instead of a transaction
+ * works but then only the silver change is atomic.
+ */
+import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
+import { PAYMENT_MSG, type SilverAnswer } from '@bountyhunt/shared/billing';
+import type { DbOrTx } from '../../db/client';
+import { silverLedger, users } from '../../db/schema';
+import { AppError, badRequest, paymentRequired } from '../../errors';
+
+export type SilverReason =
+  | 'membership'
+  | 'renewal'
+  | 'vote'
+  | 'vote_earnings'
+  | 'bounty_hold'
+  | 'bounty_win'
+  | 'bounty_refund'
+  // Open for reasons other features add.
+  | (string & {});
+
+function checkAmount(amount: number): void {
+  if (!Number.isSafeInteger(amount) || amount <= 0)
+    throw badRequest('Silver amount must be a positive whole number.', 'BAD_SILVER_AMOUNT');
+}
+
+async function record(
+  tx: DbOrTx,
+  userId: number,
+  delta: number,
+  balanceAfter: number,
+  reason: SilverReason,
+  refId: number | null,
+  at: Date | undefined,
+): Promise<void> {
+  await tx.insert(silverLedger).values({
+    userId,
+    delta,
+    balanceAfter,
+    reason,
+    refId,
+    ...(at ? { createdAt: at } : {}),
+  });
+}
+
+export interface SilverOptions {
+  /** Time stamped on the ledger row (the caller's clock); defaults to the database's now(). */
+  at?: Date;
+}
+
+/** Takes `amount` silver from the user, or throws 402 NOT_ENOUGH_SILVER leaving everything as it was. */
+export async function debitSilver(
+  tx: DbOrTx,
+  userId: number,
+  amount: number,
+  reason: SilverReason,
+  refId: number | null = null,
+  opts: SilverOptions = {},
+): Promise<number> {
+  checkAmount(amount);
+  const [row] = await tx
+    .update(users)
+    .set({ silver: sql`${users.silver} - ${amount}` })
+    .where(and(eq(users.id, userId), gte(users.silver, amount)))
+    .returning({ silver: users.silver });
+  if (!row) {
+    const exists = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId));
+    if (exists.length === 0) throw new AppError(404, 'NOT_FOUND', 'User not found.');
+    throw paymentRequired(PAYMENT_MSG.notEnoughSilver, 'NOT_ENOUGH_SILVER');
+  }
+  await record(tx, userId, -amount, row.silver, reason, refId, opts.at);
+  return row.silver;
+}
+
+/** Gives `amount` silver to the user. */
+export async function creditSilver(
+  tx: DbOrTx,
+  userId: number,
+  amount: number,
+  reason: SilverReason,
+  refId: number | null = null,
+  opts: SilverOptions = {},
+): Promise<number> {
+  checkAmount(amount);
+  const [row] = await tx
+    .update(users)
+    .set({ silver: sql`${users.silver} + ${amount}` })
+    .where(eq(users.id, userId))
+    .returning({ silver: users.silver });
+  if (!row) throw new AppError(404, 'NOT_FOUND', 'User not found.');
+  await record(tx, userId, amount, row.silver, reason, refId, opts.at);
+  return row.silver;
+}
+
+/** Balance and history, newest first, paged by id (`before` = nextBefore of the previous page). */
+export async function silverHistory(
+  db: DbOrTx,
+  userId: number,
+  opts: { limit: number; before?: number },
+): Promise<SilverAnswer> {
+  const [user] = await db.select({ silver: users.silver }).from(users).where(eq(users.id, userId));
+  if (!user) throw new AppError(404, 'NOT_FOUND', 'User not found.');
+  const rows = await db
+    .select()
+    .from(silverLedger)
+    .where(
+      and(
+        eq(silverLedger.userId, userId),
+        opts.before !== undefined ? lt(silverLedger.id, opts.before) : undefined,
+      ),
+    )
+    .orderBy(desc(silverLedger.id))
+    .limit(opts.limit + 1);
+  const page = rows.slice(0, opts.limit);
+  return {
+    silver: user.silver,
+    history: page.map((r) => ({
+      id: r.id,
+      delta: r.delta,
+      balanceAfter: r.balanceAfter,
+      reason: r.reason,
+      refId: r.refId,
+      created: r.createdAt.toISOString(),
+    })),
+    nextBefore: rows.length > opts.limit ? page[page.length - 1]!.id : null,
+  };
+}
