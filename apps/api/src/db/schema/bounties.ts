@@ -77,7 +77,9 @@ export const claims = pgTable(
   },
   (t) => [
     index('claims_round_rank_idx').on(t.bountyId, t.roundNumber, t.votes.desc(), t.createdAt, t.id),
-    index('claims_hunter_idx').on(t.hunterId, t.createdAt.desc()),
+    // The profile feed pages by (created_at, id); votes rides along so a hunter's vote total
+    // is an index-only scan.
+    index('claims_hunter_feed_idx').on(t.hunterId, t.createdAt.desc(), t.id.desc(), t.votes),
   ],
 );
 
@@ -109,5 +111,5 @@ export const posts = pgTable(
     text: text('text'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('posts_hunter_idx').on(t.hunterId, t.createdAt.desc())],
+  (t) => [index('posts_hunter_feed_idx').on(t.hunterId, t.createdAt.desc(), t.id.desc())],
 );

@@ -1,6 +1,166 @@
+/**
+ * Profiles routes (SPEC.md §7): GET /hunter/handle/{handle}, GET /posts/{hunterId},
+ * GET /user/claims/{hunterId}, POST /post, plus the merged profile feed, PUT /hunter/banner and
+ * the hunters directory. Paged lists answer an array and put the next page's cursor in
+ * `x-next-cursor` (absent on the last page).
+ */
+import { errorAnswer, hunterAnswer } from '@bountyhunt/shared/api';
+import {
+  NEXT_CURSOR_HEADER,
+  bannerSchema,
+  directoryQuery,
+  feedItemAnswer,
+  handleParams,
+  hunterCardAnswer,
+  hunterIdParams,
+  hunterProfileAnswer,
+  pageQuery,
+  postAnswer,
+  postCreateSchema,
+  profileClaimAnswer,
+} from '@bountyhunt/shared/profiles';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireActor } from '../../plugins/auth';
+import { ProfilesService, type Page } from './profiles.service';
 
-/** Profiles routes (SPEC.md §7). Filled in by the profiles feature. */
-const profilesRoutes: FastifyPluginAsyncZod = async (_app) => {};
+function sendPage<T>(reply: FastifyReply, page: Page<T>): T[] {
+  if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
+  return page.items;
+}
+
+const pagedHeaders = {
+  description: `Array; the next page's cursor is in the ${NEXT_CURSOR_HEADER} header`,
+};
+
+const profilesRoutes: FastifyPluginAsyncZod = async (app) => {
+  const profiles = new ProfilesService(app.ctx);
+
+  app.get(
+    '/hunter/handle/:handle',
+    {
+      schema: {
+        tags: ['profiles'],
+        summary: 'A hunter by handle (case-insensitive), with post, claim and vote counts',
+        params: handleParams,
+        response: { 200: hunterProfileAnswer, 404: errorAnswer },
+      },
+    },
+    async (request) => profiles.profileByHandle(request.params.handle),
+  );
+
+  app.get(
+    '/posts/:hunterId',
+    {
+      schema: {
+        tags: ['profiles'],
+        summary: "A hunter's posts, newest first, paged",
+        params: hunterIdParams,
+        querystring: pageQuery,
+        response: {
+          200: z.array(postAnswer).describe(pagedHeaders.description),
+          400: errorAnswer,
+          404: errorAnswer,
+        },
+      },
+    },
+    async (request, reply) =>
+      sendPage(reply, await profiles.posts(request.params.hunterId, request.query)),
+  );
+
+  app.get(
+    '/user/claims/:hunterId',
+    {
+      schema: {
+        tags: ['profiles'],
+        summary: "A hunter's claims, newest first, each with its rank in its round, paged",
+        params: hunterIdParams,
+        querystring: pageQuery,
+        response: {
+          200: z.array(profileClaimAnswer).describe(pagedHeaders.description),
+          400: errorAnswer,
+          404: errorAnswer,
+        },
+      },
+    },
+    async (request, reply) =>
+      sendPage(reply, await profiles.claims(request.params.hunterId, request.query)),
+  );
+
+  app.get(
+    '/hunter/:hunterId/feed',
+    {
+      schema: {
+        tags: ['profiles'],
+        summary: "A hunter's posts and claims merged, newest first, paged",
+        params: hunterIdParams,
+        querystring: pageQuery,
+        response: {
+          200: z.array(feedItemAnswer).describe(pagedHeaders.description),
+          400: errorAnswer,
+          404: errorAnswer,
+        },
+      },
+    },
+    async (request, reply) =>
+      sendPage(reply, await profiles.feed(request.params.hunterId, request.query)),
+  );
+
+  app.get(
+    '/hunters',
+    {
+      schema: {
+        tags: ['profiles'],
+        summary: 'Hunters directory: by handle, optionally filtered by handle or stage name',
+        querystring: directoryQuery,
+        response: {
+          200: z.array(hunterCardAnswer).describe(pagedHeaders.description),
+          400: errorAnswer,
+        },
+      },
+    },
+    async (request, reply) => sendPage(reply, await profiles.directory(request.query)),
+  );
+
+  app.post(
+    '/post',
+    {
+      schema: {
+        tags: ['profiles'],
+        summary: 'Create a post (hunters): one uploaded image or video and a body of 200 at most',
+        security: [{ bearer: [] }],
+        body: postCreateSchema,
+        response: {
+          200: postAnswer,
+          400: errorAnswer,
+          401: errorAnswer,
+          403: errorAnswer,
+          404: errorAnswer,
+        },
+      },
+    },
+    async (request) => profiles.createPost(await requireActor(request), request.body),
+  );
+
+  app.put(
+    '/hunter/banner',
+    {
+      schema: {
+        tags: ['profiles'],
+        summary: "Set the signed-in hunter's banner to an uploaded image",
+        security: [{ bearer: [] }],
+        body: bannerSchema,
+        response: {
+          200: hunterAnswer,
+          400: errorAnswer,
+          401: errorAnswer,
+          403: errorAnswer,
+        },
+      },
+    },
+    async (request) => profiles.setBanner(await requireActor(request), request.body),
+  );
+};
 
 export default profilesRoutes;

@@ -1,0 +1,128 @@
+/**
+ * Hunter profiles, posts and the hunters directory (SPEC.md §2 "Profile page", "Create Post",
+ * Hunters; §7 GET /hunter/handle/{handle}, GET /posts/{hunterId}, GET /user/claims/{hunterId},
+ * POST /post). Shapes follow CONTRACT.md "Shapes of answers"; additions are noted.
+ */
+import { z } from 'zod';
+import { hunterAnswer } from './api';
+import { LIMITS } from './limits';
+import { postSchema } from './schemas';
+
+/** Paged lists answer a JSON array; the next page's cursor travels in this header. */
+export const NEXT_CURSOR_HEADER = 'x-next-cursor';
+
+export const PAGE = { defaultLimit: 20, maxLimit: 100, directoryDefaultLimit: 24 } as const;
+
+/** Database ids are int4: anything outside answers 400, never 500. */
+export const idParam = z.coerce
+  .number({ error: 'Invalid id.' })
+  .int('Invalid id.')
+  .positive('Invalid id.')
+  .max(2_147_483_647, 'Invalid id.');
+
+export const hunterIdParams = z.object({ hunterId: idParam });
+export const handleParams = z.object({ handle: z.string().min(1).max(100) });
+
+export const pageQuery = z.object({
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(PAGE.maxLimit).optional(),
+});
+export type PageQuery = z.infer<typeof pageQuery>;
+
+export const directoryQuery = pageQuery.extend({
+  q: z.string().trim().max(50).optional(),
+});
+export type DirectoryQuery = z.infer<typeof directoryQuery>;
+
+/** Real numbers shown on a profile instead of SPEC.md's placeholders. */
+export const hunterStats = z.object({
+  posts: z.number().int(),
+  claims: z.number().int(),
+  /** Sum of the votes all of this hunter's claims received. */
+  votes: z.number().int(),
+});
+export type HunterStats = z.infer<typeof hunterStats>;
+
+/** GET /hunter/handle/{handle}: CONTRACT.md's Hunter plus `stats`. */
+export const hunterProfileAnswer = hunterAnswer.extend({ stats: hunterStats });
+export type HunterProfile = z.infer<typeof hunterProfileAnswer>;
+
+/** CONTRACT.md Post, plus `bountyId` when posted from /bounty/post/{id}. */
+export const postAnswer = z.object({
+  postId: z.number().int(),
+  hunterId: z.number().int(),
+  bountyId: z.number().int().nullable(),
+  file: z.string(),
+  text: z.string().nullable(),
+  created: z.string(),
+});
+export type Post = z.infer<typeof postAnswer>;
+
+/** CONTRACT.md Claim, plus its current `rank` within its round (1 = most votes; ties: earlier). */
+export const profileClaimAnswer = z.object({
+  claimId: z.number().int(),
+  bountyId: z.number().int(),
+  bounty: z.object({ bountyId: z.number().int(), title: z.string() }),
+  roundId: z.number().int(),
+  round: z.object({ roundId: z.number().int(), endDate: z.string().nullable() }),
+  hunter: z.object({
+    hunterId: z.number().int(),
+    handle: z.string().nullable(),
+    stagename: z.string().nullable(),
+    picture: z.string().nullable(),
+  }),
+  media: z.string(),
+  votes: z.number().int(),
+  created: z.string(),
+  rank: z.number().int(),
+});
+export type ProfileClaim = z.infer<typeof profileClaimAnswer>;
+
+/** One entry of the merged profile feed, newest first. */
+export const feedItemAnswer = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('post'), created: z.string(), post: postAnswer }),
+  z.object({ type: z.literal('claim'), created: z.string(), claim: profileClaimAnswer }),
+]);
+export type FeedItem = z.infer<typeof feedItemAnswer>;
+
+/** An entry of GET /hunters. */
+export const hunterCardAnswer = z.object({
+  hunterId: z.number().int(),
+  handle: z.string(),
+  stagename: z.string().nullable(),
+  picture: z.string().nullable(),
+  bio: z.string().nullable(),
+  stats: hunterStats,
+});
+export type HunterCard = z.infer<typeof hunterCardAnswer>;
+
+/** POST /post {text, fileName}; `bountyId` when posting from /bounty/post/{id}. */
+export const postCreateSchema = postSchema.extend({
+  bountyId: idParam.optional(),
+});
+export type PostCreateInput = z.infer<typeof postCreateSchema>;
+
+/** PUT /hunter/banner {banner: key}; the key comes from POST /media/image. */
+export const bannerSchema = z.object({
+  banner: z.string().min(1, 'Please upload a banner image.').max(200),
+});
+export type BannerInput = z.infer<typeof bannerSchema>;
+
+export const POST_TEXT_MAX = LIMITS.postText;
+
+/** Where the Create Post page goes back to on Cancel (SPEC.md §2). */
+export function postCancelTarget(bountyId: number | string | null | undefined): string {
+  return bountyId != null && bountyId !== '' ? `/bounty/${bountyId}` : '/profile';
+}
+
+/** Texts of the profiles feature that SPEC.md does not give. */
+export const PROFILE_MSG = {
+  hunterNotFound: 'Hunter not found.',
+  bountyNotFound: 'Bounty not found.',
+  mediaUnknown: 'Please upload an image or video first.',
+  mediaFailed: 'This upload could not be processed. Please upload another file.',
+  bannerNotImage: 'The banner must be an image.',
+  notHunter: 'Only hunters can do this.',
+  invalidCursor: 'Invalid cursor.',
+  noProfile: 'No hunter goes by this handle.',
+} as const;
