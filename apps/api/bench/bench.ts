@@ -1,0 +1,725 @@
+/**
+ * `npm run bench [-- --smoke] [--db postgres,pglite] [--duration S] [--connections N]
+ *   [--small-bounties N] [--large-bounties N] [--claims-per-bounty K] [--members M]
+ *   [--no-large] [--pglite-large] [--keep]`
+ *
+ * For each database (PostgreSQL on 127.0.0.1:5432, then PGlite): a fresh database with
+ * generated data, then the product (apps/api/src/server.ts, API only) and the floor
+ * (bench/floor-server.ts: the same SQL straight through the driver) are driven in turn by
+ * autocannon (no pipelining, 50 connections, fixed duration) on the feed search (empty
+ * term and a term), the bounty page, the claim page, the current user and votes from many
+ * distinct members. Then the data grows (10,000 → 1,000,000 claims by default) and the
+ * same runs repeat, showing how cost grows with data. Results: bench/results/*.json, *.md.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon, { type Request, type Result } from 'autocannon';
+import pg from 'pg';
+import { createDatabase, runMigrations, type DatabaseHandle } from '../src/db/client';
+import {
+  activeClaimIds,
+  addVoters,
+  checkVotes,
+  sampleIds,
+  SEARCH_TERM,
+  type VoteCheck,
+  type Voter,
+} from './fixtures';
+import { generateData } from './generate';
+import { rawConnection, type RawDb } from './raw-db';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const apiDir = path.resolve(here, '..');
+const rootDir = path.resolve(apiDir, '../..');
+const resultsDir = path.join(rootDir, 'bench/results');
+
+const { values: args } = parseArgs({
+  options: {
+    smoke: { type: 'boolean', default: false },
+    db: { type: 'string' },
+    duration: { type: 'string' },
+    warmup: { type: 'string' },
+    connections: { type: 'string', default: '50' },
+    'small-bounties': { type: 'string' },
+    'large-bounties': { type: 'string' },
+    'claims-per-bounty': { type: 'string' },
+    members: { type: 'string' },
+    voters: { type: 'string' },
+    'no-large': { type: 'boolean', default: false },
+    'pglite-large': { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
+    only: { type: 'string' },
+  },
+});
+
+const smoke = args.smoke;
+const num = (v: string | undefined, dflt: number) => (v === undefined ? dflt : Number(v));
+const opts = {
+  dbs: (args.db ?? 'postgres,pglite').split(',').map((s) => s.trim()) as ('postgres' | 'pglite')[],
+  duration: num(args.duration, smoke ? 2 : 10),
+  warmup: num(args.warmup, smoke ? 0 : 2),
+  connections: num(args.connections, 50),
+  claimsPerBounty: num(args['claims-per-bounty'], smoke ? 5 : 10),
+  smallBounties: num(args['small-bounties'], smoke ? 40 : 1000),
+  largeBounties: num(args['large-bounties'], smoke ? 200 : 100_000),
+  members: num(args.members, smoke ? 100 : 20_000),
+  voters: num(args.voters, smoke ? 200 : 2000),
+  large: !args['no-large'],
+  pgliteLarge: args['pglite-large'],
+  only: args.only?.split(',').map((s) => s.trim()),
+};
+const PRODUCT_PORT = 5752;
+const FLOOR_PORT = 5852;
+const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+const log = (msg: string) => console.log(`[bench] ${msg}`);
+
+// ---- servers ----------------------------------------------------------------------------
+
+interface Server {
+  name: 'product' | 'floor';
+  proc: ChildProcess;
+  base: string;
+  output: string[];
+  stop(): Promise<void>;
+}
+
+async function startServer(
+  name: 'product' | 'floor',
+  databaseUrl: string,
+  dataDir: string,
+): Promise<Server> {
+  const port = name === 'product' ? PRODUCT_PORT : FLOOR_PORT;
+  const script =
+    name === 'product' ? path.join(apiDir, 'src/server.ts') : path.join(here, 'floor-server.ts');
+  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: rootDir,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      API_ONLY: '1',
+      HOST: '127.0.0.1',
+      API_PORT: String(port),
+      FLOOR_PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: '0',
+      RATE_LIMIT_ALLOW: '127.0.0.1,::1,::ffff:127.0.0.1',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const keep = (b: Buffer) => {
+    output.push(b.toString());
+    if (output.length > 200) output.shift();
+  };
+  proc.stdout!.on('data', keep);
+  proc.stderr!.on('data', keep);
+  const base = `http://127.0.0.1:${port}`;
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`${name} exited:\n${output.join('')}`);
+    try {
+      const res = await fetch(`${base}/health`);
+      if (res.ok) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) {
+      proc.kill('SIGKILL');
+      throw new Error(`${name} did not answer /health:\n${output.join('')}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    name,
+    proc,
+    base,
+    output,
+    async stop() {
+      if (proc.exitCode === null) proc.kill('SIGTERM');
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 20_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Resets the kernel's peak-RSS mark of the process (Linux clear_refs 5). */
+function resetPeakRss(pid: number) {
+  try {
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  } catch {
+    // not Linux, or not permitted: the peak then covers the whole run
+  }
+}
+
+function peakRssMb(pid: number): number | null {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const m = /VmHWM:\s+(\d+) kB/.exec(status);
+    return m ? Math.round(Number(m[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+// ---- endpoints --------------------------------------------------------------------------
+
+interface Fixtures {
+  bountyIds: number[];
+  claimIds: number[];
+  activeClaims: number[];
+  voters: Record<'product' | 'floor', Voter[]>;
+}
+
+interface Endpoint {
+  name: string;
+  label: string;
+  method: 'GET' | 'POST';
+  /** OpenAPI path the product must have for this endpoint to run. */
+  route: string;
+  request(fx: Fixtures, who: 'product' | 'floor'): Request;
+  /** A fixed request whose answer is compared between product and floor. */
+  sample?(fx: Fixtures, who: 'product' | 'floor'): { path: string; init: RequestInit };
+}
+
+const json = { 'content-type': 'application/json' };
+
+function rotate<T>(list: T[]): () => T {
+  let i = 0;
+  return () => list[i++ % list.length]!;
+}
+
+const ENDPOINTS: Endpoint[] = [
+  {
+    name: 'feed',
+    label: 'feed search, empty term',
+    method: 'POST',
+    route: '/bounty/search',
+    request: () => ({
+      method: 'POST',
+      path: '/bounty/search',
+      headers: json,
+      body: JSON.stringify({ term: '' }),
+    }),
+    sample: () => ({
+      path: '/bounty/search',
+      init: { method: 'POST', headers: json, body: JSON.stringify({ term: '' }) },
+    }),
+  },
+  {
+    name: 'feed-term',
+    label: `feed search, term "${SEARCH_TERM}"`,
+    method: 'POST',
+    route: '/bounty/search',
+    request: () => ({
+      method: 'POST',
+      path: '/bounty/search',
+      headers: json,
+      body: JSON.stringify({ term: SEARCH_TERM }),
+    }),
+    sample: () => ({
+      path: '/bounty/search',
+      init: { method: 'POST', headers: json, body: JSON.stringify({ term: SEARCH_TERM }) },
+    }),
+  },
+  {
+    name: 'bounty',
+    label: 'bounty page',
+    method: 'GET',
+    route: '/bounty/{id}',
+    request: (fx) => {
+      const next = rotate(fx.bountyIds);
+      return { method: 'GET', setupRequest: (r) => ({ ...r, path: `/bounty/${next()}` }) };
+    },
+    sample: (fx) => ({ path: `/bounty/${fx.bountyIds[0]}`, init: {} }),
+  },
+  {
+    name: 'claim',
+    label: 'claim page',
+    method: 'GET',
+    route: '/claim/{id}',
+    request: (fx) => {
+      const next = rotate(fx.claimIds);
+      return { method: 'GET', setupRequest: (r) => ({ ...r, path: `/claim/${next()}` }) };
+    },
+    sample: (fx) => ({ path: `/claim/${fx.claimIds[0]}`, init: {} }),
+  },
+  {
+    name: 'user',
+    label: 'current user',
+    method: 'GET',
+    route: '/user',
+    request: (fx, who) => {
+      const next = rotate(fx.voters[who]);
+      return {
+        method: 'GET',
+        path: '/user',
+        setupRequest: (r) => ({ ...r, headers: { authorization: `Bearer ${next().token}` } }),
+      };
+    },
+    sample: (fx) => ({
+      // Both servers read the same user (the product's first voter) for the comparison.
+      path: '/user',
+      init: { headers: { authorization: `Bearer ${fx.voters.product[0]!.token}` } },
+    }),
+  },
+  {
+    name: 'vote',
+    label: 'vote (distinct members)',
+    method: 'POST',
+    route: '/vote',
+    request: (fx, who) => {
+      // Pair k: claim k mod C, voter k div C: consecutive votes go to different claims and
+      // no (voter, claim) pair repeats while k < voters × claims.
+      const voters = fx.voters[who];
+      const claims = fx.activeClaims;
+      let k = 0;
+      return {
+        method: 'POST',
+        path: '/vote',
+        setupRequest: (r) => {
+          const claimId = claims[k % claims.length]!;
+          const voter = voters[Math.floor(k / claims.length) % voters.length]!;
+          k += 1;
+          return {
+            ...r,
+            headers: { ...json, authorization: `Bearer ${voter.token}` },
+            body: JSON.stringify({ claimId, votes: 1 + (k % 5) }),
+          };
+        },
+      };
+    },
+  },
+];
+
+// ---- measuring --------------------------------------------------------------------------
+
+interface Measure {
+  rps: number;
+  p50: number;
+  p99: number;
+  mean: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  statusCodes: Record<string, number>;
+  peakRssMb: number | null;
+}
+
+async function drive(server: Server, req: Request, seconds: number): Promise<Result> {
+  return autocannon({
+    url: server.base,
+    connections: opts.connections,
+    pipelining: 1,
+    duration: seconds,
+    timeout: 30,
+    requests: [req],
+  });
+}
+
+async function measure(server: Server, ep: Endpoint, fx: Fixtures): Promise<Measure> {
+  const req = ep.request(fx, server.name);
+  if (opts.warmup > 0) await drive(server, req, opts.warmup);
+  resetPeakRss(server.proc.pid!);
+  const r = await drive(server, req, opts.duration);
+  const statusCodes: Record<string, number> = {};
+  for (const [code, v] of Object.entries(r.statusCodeStats ?? {})) statusCodes[code] = v.count;
+  return {
+    rps: Math.round(r.requests.total / r.duration),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    mean: Math.round(r.latency.mean * 100) / 100,
+    requests: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    statusCodes,
+    peakRssMb: peakRssMb(server.proc.pid!),
+  };
+}
+
+async function productRoutes(server: Server): Promise<Set<string>> {
+  const res = await fetch(`${server.base}/docs/json`);
+  const doc = (await res.json()) as { paths?: Record<string, Record<string, unknown>> };
+  const out = new Set<string>();
+  for (const [p, methods] of Object.entries(doc.paths ?? {}))
+    for (const m of Object.keys(methods)) out.add(`${m.toUpperCase()} ${p}`);
+  return out;
+}
+
+async function fetchSamples(server: Server, fx: Fixtures, eps: Endpoint[]) {
+  const out: Record<string, unknown> = {};
+  for (const ep of eps) {
+    if (!ep.sample) continue;
+    const s = ep.sample(fx, server.name);
+    const res = await fetch(`${server.base}${s.path}`, s.init);
+    out[ep.name] = { status: res.status, body: await res.json().catch(() => null) };
+  }
+  return out;
+}
+
+/** Deep equality ignoring key order. */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) =>
+    same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+  );
+}
+
+// ---- databases --------------------------------------------------------------------------
+
+interface Target {
+  kind: 'postgres' | 'pglite';
+  url: string;
+  dataDir: string;
+  drop(): Promise<void>;
+}
+
+function withDatabaseName(url: string, name: string) {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function createTarget(kind: 'postgres' | 'pglite'): Promise<Target> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bh-bench-${kind}-`));
+  if (kind === 'pglite') {
+    return {
+      kind,
+      url: `pglite://${path.join(dataDir, 'db')}`,
+      dataDir,
+      async drop() {
+        if (!args.keep) fs.rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const name = `bh_bench_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  return {
+    kind,
+    url: withDatabaseName(PG_ADMIN, name),
+    dataDir,
+    async drop() {
+      if (args.keep) return log(`kept database ${name} and ${dataDir}`);
+      const c = new pg.Client({ connectionString: PG_ADMIN });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Opens the database for the bench process only while no server holds it (PGlite is single-process). */
+async function withDb<T>(target: Target, fn: (q: RawDb, h: DatabaseHandle) => Promise<T>) {
+  const handle = await createDatabase(target.url, { poolSize: 2 });
+  const q = await rawConnection(handle);
+  try {
+    return await fn(q, handle);
+  } finally {
+    await q.release();
+    await handle.close();
+  }
+}
+
+// ---- a phase: one data size, product and floor ------------------------------------------
+
+interface EndpointResult {
+  name: string;
+  label: string;
+  skipped?: string;
+  product?: Measure;
+  floor?: Measure;
+  ratio?: number;
+  sameJson?: boolean;
+}
+
+interface PhaseResult {
+  claims: number;
+  bounties: number;
+  endpoints: EndpointResult[];
+  voteCheck?: VoteCheck;
+}
+
+async function runPhase(target: Target): Promise<PhaseResult> {
+  const counts = await withDb(target, async (q) => {
+    const [c] = await q.query<{ claims: number; bounties: number }>(
+      'select (select count(*)::int from claims) as claims, (select count(*)::int from bounties) as bounties',
+    );
+    return c!;
+  });
+  log(`${target.kind}: ${counts.claims} claims, ${counts.bounties} bounties`);
+  const fx: Fixtures = await withDb(target, async (q) => ({
+    bountyIds: await sampleIds(q, 'bounties', 2000),
+    claimIds: await sampleIds(q, 'claims', 5000),
+    activeClaims: await activeClaimIds(q, 2000),
+    voters: { product: await addVoters(q, opts.voters), floor: await addVoters(q, opts.voters) },
+  }));
+  log(`${fx.activeClaims.length} claims in active rounds, ${opts.voters} voters per server`);
+  const eps = ENDPOINTS.filter((e) => !opts.only || opts.only.includes(e.name));
+  const results: EndpointResult[] = eps.map((e) => ({ name: e.name, label: e.label }));
+
+  // Answers compared before any vote: the floor's (alone: PGlite opens in one process at a
+  // time), then the product's; then the product is measured, then the floor.
+  const floorFirst = await startServer('floor', target.url, target.dataDir);
+  let floorSamples: Record<string, unknown>;
+  try {
+    floorSamples = await fetchSamples(floorFirst, fx, eps);
+  } finally {
+    await floorFirst.stop();
+  }
+  const product = await startServer('product', target.url, target.dataDir);
+  try {
+    const routes = await productRoutes(product);
+    const productSamples = await fetchSamples(
+      product,
+      fx,
+      eps.filter((e) => routes.has(`${e.method} ${e.route}`)),
+    );
+    for (const [i, ep] of eps.entries()) {
+      const res = results[i]!;
+      if (!routes.has(`${ep.method} ${ep.route}`)) {
+        res.skipped = `${ep.method} ${ep.route} is not on main yet`;
+        log(`skip ${ep.label}: ${res.skipped}`);
+        continue;
+      }
+      if (ep.name === 'vote' && fx.activeClaims.length === 0) {
+        res.skipped = 'no claim in an active round';
+        log(`skip ${ep.label}: ${res.skipped}`);
+        continue;
+      }
+      res.product = await measure(product, ep, fx);
+      log(
+        `product ${ep.label}: ${res.product.rps} req/s, p50 ${res.product.p50} ms, p99 ${res.product.p99} ms, ` +
+          `non-2xx ${res.product.non2xx}, peak RSS ${res.product.peakRssMb} MB`,
+      );
+      if (ep.sample)
+        res.sameJson = same(
+          (productSamples[ep.name] as { body: unknown }).body,
+          (floorSamples[ep.name] as { body: unknown }).body,
+        );
+    }
+  } finally {
+    await product.stop();
+  }
+
+  const floor = await startServer('floor', target.url, target.dataDir);
+  try {
+    for (const [i, ep] of eps.entries()) {
+      const res = results[i]!;
+      if (res.skipped) continue;
+      res.floor = await measure(floor, ep, fx);
+      res.ratio = Math.round((res.product!.rps / Math.max(1, res.floor.rps)) * 100) / 100;
+      log(
+        `floor   ${ep.label}: ${res.floor.rps} req/s, p50 ${res.floor.p50} ms, p99 ${res.floor.p99} ms` +
+          ` → ratio ${res.ratio}`,
+      );
+    }
+  } finally {
+    await floor.stop();
+  }
+
+  const phase: PhaseResult = { ...counts, endpoints: results };
+  if (results.some((r) => r.name === 'vote' && r.product)) {
+    phase.voteCheck = await withDb(target, (q) => checkVotes(q));
+    log(
+      `votes after the run: ${phase.voteCheck.votes} rows, totals ${phase.voteCheck.exact ? 'exact' : 'WRONG'}` +
+        ` (${phase.voteCheck.claimMismatches} claim, ${phase.voteCheck.memberMismatches} member mismatches, ` +
+        `${phase.voteCheck.negativeBalances} negative balances, ${phase.voteCheck.ledgerMismatches} ledger mismatches)`,
+    );
+  }
+  return phase;
+}
+
+// ---- the run ----------------------------------------------------------------------------
+
+interface DbResult {
+  db: 'postgres' | 'pglite';
+  phases: PhaseResult[];
+  scaling: {
+    endpoint: string;
+    small: Measure;
+    large: Measure;
+    p50Ratio: number;
+    meanRatio: number;
+  }[];
+}
+
+async function runDb(kind: 'postgres' | 'pglite'): Promise<DbResult> {
+  log(`=== ${kind} ===`);
+  const target = await createTarget(kind);
+  const out: DbResult = { db: kind, phases: [], scaling: [] };
+  try {
+    const gen = (bounties: number, seed: number) =>
+      withDb(target, async (_q, handle) => {
+        await runMigrations(handle);
+        const r = await generateData(handle, {
+          bounties,
+          claimsPerBounty: opts.claimsPerBounty,
+          members: opts.members,
+          mediaDir: path.join(target.dataDir, 'media'),
+          seed,
+          ...(smoke ? { spanDays: 3, imagePool: 4 } : {}),
+          log: (m) => log(`  ${m}`),
+        });
+        log(`generated in ${r.seconds.toFixed(1)} s`);
+      });
+    await gen(opts.smallBounties, 1);
+    out.phases.push(await runPhase(target));
+    const large = opts.large && (kind === 'postgres' || opts.pgliteLarge);
+    if (large && opts.largeBounties > opts.smallBounties) {
+      await gen(opts.largeBounties - opts.smallBounties, 2);
+      out.phases.push(await runPhase(target));
+      const [small, big] = out.phases as [PhaseResult, PhaseResult];
+      for (const name of ['feed', 'feed-term', 'claim', 'bounty']) {
+        const a = small.endpoints.find((e) => e.name === name)?.product;
+        const b = big.endpoints.find((e) => e.name === name)?.product;
+        if (!a || !b) continue;
+        out.scaling.push({
+          endpoint: name,
+          small: a,
+          large: b,
+          p50Ratio: Math.round((b.p50 / Math.max(0.01, a.p50)) * 100) / 100,
+          meanRatio: Math.round((b.mean / Math.max(0.01, a.mean)) * 100) / 100,
+        });
+      }
+    }
+  } finally {
+    await target.drop();
+  }
+  return out;
+}
+
+function fmt(n: number | null | undefined, digits = 0) {
+  return n === null || n === undefined ? '–' : n.toFixed(digits);
+}
+
+function markdown(report: {
+  startedAt: string;
+  machine: Record<string, unknown>;
+  options: unknown;
+  runs: DbResult[];
+}) {
+  const lines: string[] = [];
+  lines.push(`# API benchmark ${report.startedAt}`, '');
+  lines.push(
+    `Machine: ${report.machine.cpus} × ${report.machine.cpuModel}, ${report.machine.memGb} GB, Node ${report.machine.node}. ` +
+      `autocannon: ${opts.connections} connections, no pipelining, ${opts.duration} s per endpoint` +
+      `${opts.warmup ? ` after ${opts.warmup} s warm-up` : ''}. Floor: bare Fastify, same SQL, raw driver.`,
+    '',
+  );
+  for (const run of report.runs) {
+    for (const phase of run.phases) {
+      lines.push(
+        `## ${run.db}, ${phase.claims.toLocaleString('en')} claims (${phase.bounties.toLocaleString('en')} bounties)`,
+        '',
+      );
+      lines.push(
+        '| endpoint | req/s | p50 ms | p99 ms | floor req/s | floor p50 | floor p99 | ratio | peak RSS MB | floor RSS MB | non-2xx | same JSON |',
+        '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+      );
+      for (const e of phase.endpoints) {
+        if (e.skipped) {
+          lines.push(`| ${e.label} | skipped: ${e.skipped} |||||||||||`);
+          continue;
+        }
+        const p = e.product!;
+        const f = e.floor;
+        lines.push(
+          `| ${e.label} | ${p.rps} | ${fmt(p.p50)} | ${fmt(p.p99)} | ${fmt(f?.rps)} | ${fmt(f?.p50)} | ${fmt(f?.p99)} | ${fmt(e.ratio, 2)} | ${fmt(p.peakRssMb)} | ${fmt(f?.peakRssMb)} | ${p.non2xx} | ${e.sameJson === undefined ? '–' : e.sameJson ? 'yes' : 'NO'} |`,
+        );
+      }
+      if (phase.voteCheck)
+        lines.push(
+          '',
+          `Votes afterwards: ${phase.voteCheck.votes} rows; totals ${phase.voteCheck.exact ? 'equal a fresh recount' : '**do not** equal a recount'} ` +
+            `(claim mismatches ${phase.voteCheck.claimMismatches}, member mismatches ${phase.voteCheck.memberMismatches}, ` +
+            `negative balances ${phase.voteCheck.negativeBalances}, ledger mismatches ${phase.voteCheck.ledgerMismatches}).`,
+        );
+      lines.push('');
+    }
+    if (run.scaling.length) {
+      const [s, l] = run.phases as [PhaseResult, PhaseResult];
+      lines.push(
+        `## ${run.db}: cost at ${s.claims.toLocaleString('en')} vs ${l.claims.toLocaleString('en')} claims`,
+        '',
+      );
+      lines.push(
+        '| endpoint | req/s small | req/s large | p50 small | p50 large | mean small | mean large | p50 ratio | mean ratio |',
+        '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+      );
+      for (const x of run.scaling)
+        lines.push(
+          `| ${x.endpoint} | ${x.small.rps} | ${x.large.rps} | ${x.small.p50} | ${x.large.p50} | ${x.small.mean} | ${x.large.mean} | ${x.p50Ratio} | ${x.meanRatio} |`,
+        );
+      lines.push('');
+    }
+  }
+  return lines.join('\n');
+}
+
+const startedAt = new Date().toISOString();
+const cpus = os.cpus();
+const machine = {
+  cpus: cpus.length,
+  cpuModel: cpus[0]?.model ?? 'unknown',
+  memGb: Math.round(os.totalmem() / 2 ** 30),
+  node: process.version,
+  loadAvgAtStart: os.loadavg().map((l) => Math.round(l * 100) / 100),
+};
+const runs: DbResult[] = [];
+for (const kind of opts.dbs) runs.push(await runDb(kind));
+const report = {
+  startedAt,
+  machine: { ...machine, loadAvgAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100) },
+  options: { ...opts, smoke },
+  runs,
+};
+const md = markdown(report);
+console.log(`\n${md}`);
+const stamp = startedAt.replace(/[:.]/g, '-');
+if (smoke) {
+  const file = path.join(os.tmpdir(), `bh-bench-smoke-${stamp}.json`);
+  fs.writeFileSync(file, JSON.stringify(report, null, 2));
+  log(`smoke results in ${file} (full runs write bench/results/)`);
+} else {
+  fs.mkdirSync(resultsDir, { recursive: true });
+  fs.writeFileSync(path.join(resultsDir, `api-${stamp}.json`), JSON.stringify(report, null, 2));
+  fs.writeFileSync(path.join(resultsDir, `api-${stamp}.md`), `${md}\n`);
+  log(`results in bench/results/api-${stamp}.{json,md}`);
+}
+// A smoke run fails when an endpoint that exists answered errors or vote totals went wrong.
+const broken = runs.flatMap((r) =>
+  r.phases.flatMap((p) => [
+    ...p.endpoints
+      .filter(
+        (e) =>
+          e.product && (e.product.non2xx > 0 || e.product.errors > 0 || e.product.requests === 0),
+      )
+      .map(
+        (e) =>
+          `${r.db} ${p.claims} claims: ${e.label} had ${e.product!.non2xx} non-2xx, ${e.product!.errors} errors`,
+      ),
+    ...(p.voteCheck && !p.voteCheck.exact ? [`${r.db}: vote totals do not equal a recount`] : []),
+  ]),
+);
+if (broken.length) {
+  for (const b of broken) log(`PROBLEM: ${b}`);
+  process.exit(1);
+}
+process.exit(0);

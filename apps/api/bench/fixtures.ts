@@ -1,0 +1,154 @@
+/** What a benchmark run needs from the database: voters with sessions, ids to rotate over. */
+import crypto from 'node:crypto';
+import { hashToken, randomToken } from '../src/lib/tokens';
+import { bulkInsert, maxId, syncSequence, type RawDb } from './raw-db';
+
+export interface Voter {
+  userId: number;
+  token: string;
+}
+
+/**
+ * Members with an active membership, plenty of silver, no vote yet and a live session each,
+ * so every (voter, claim) pair of a run is a fresh, valid vote.
+ */
+export async function addVoters(q: RawDb, count: number, now = new Date()): Promise<Voter[]> {
+  const first = (await maxId(q, 'users')) + 1;
+  const tag = crypto.randomBytes(3).toString('hex');
+  const ids = Array.from({ length: count }, (_, i) => first + i);
+  const tokens = ids.map(() => randomToken());
+  const active = new Date(now.getTime() + 30 * 86_400_000).toISOString();
+  const expires = new Date(now.getTime() + 30 * 86_400_000).toISOString();
+  const at = now.toISOString();
+  const silver = 1_000_000;
+  await bulkInsert(
+    q,
+    'users',
+    [
+      ['id', 'int4'],
+      ['email', 'text'],
+      ['password_hash', 'text'],
+      ['role', 'int4'],
+      ['active', 'timestamptz'],
+      ['membership', 'int4'],
+      ['handle', 'text'],
+      ['silver', 'int4'],
+    ],
+    [
+      ids,
+      ids.map((id) => `bench-voter${id}-${tag}@bench.example`),
+      // Never used to sign in: voters come with sessions.
+      ids.map(() => '!'),
+      ids.map(() => 1),
+      ids.map(() => active),
+      ids.map(() => 2),
+      ids.map((id) => `v${id.toString(36)}${tag}`.slice(0, 15)),
+      ids.map(() => silver),
+    ],
+  );
+  const firstLedger = (await maxId(q, 'silver_ledger')) + 1;
+  await bulkInsert(
+    q,
+    'silver_ledger',
+    [
+      ['id', 'int4'],
+      ['user_id', 'int4'],
+      ['delta', 'int4'],
+      ['balance_after', 'int4'],
+      ['reason', 'text'],
+      ['created_at', 'timestamptz'],
+    ],
+    [
+      ids.map((_, i) => firstLedger + i),
+      ids,
+      ids.map(() => silver),
+      ids.map(() => silver),
+      ids.map(() => 'membership'),
+      ids.map(() => at),
+    ],
+  );
+  const firstSession = (await maxId(q, 'sessions')) + 1;
+  await bulkInsert(
+    q,
+    'sessions',
+    [
+      ['id', 'int4'],
+      ['user_id', 'int4'],
+      ['token_hash', 'text'],
+      ['created_at', 'timestamptz'],
+      ['last_used_at', 'timestamptz'],
+      ['expires_at', 'timestamptz'],
+    ],
+    [
+      ids.map((_, i) => firstSession + i),
+      ids,
+      tokens.map(hashToken),
+      ids.map(() => at),
+      ids.map(() => at),
+      ids.map(() => expires),
+    ],
+  );
+  for (const t of ['users', 'silver_ledger', 'sessions']) await syncSequence(q, t);
+  return ids.map((userId, i) => ({ userId, token: tokens[i]! }));
+}
+
+/** Random sample of ids spread over the whole table (so caches see realistic spread). */
+export async function sampleIds(
+  q: RawDb,
+  table: 'bounties' | 'claims',
+  n: number,
+): Promise<number[]> {
+  const rows = await q.query<{ id: number }>(
+    `select id from ${table} where id in (
+       select (1 + floor(random() * (select max(id) from ${table})))::int
+         from generate_series(1, ${Math.ceil(n * 1.5)}))
+     limit ${n}`,
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Claims in the current round of their bounty while that round stays active for a while. */
+export async function activeClaimIds(q: RawDb, n: number): Promise<number[]> {
+  const rows = await q.query<{ id: number }>(
+    `select c.id from claims c
+       join bounties b on b.id = c.bounty_id and b.round_count = c.round_number
+       join rounds r on r.bounty_id = c.bounty_id and r.number = c.round_number
+      where r.end_date > now() + interval '30 minutes' and r.closed_at is null
+      order by c.id desc limit ${n}`,
+  );
+  return rows.map((r) => r.id);
+}
+
+/** A word that matches a fair share of titles (a typical search). */
+export const SEARCH_TERM = 'sunset';
+
+export interface VoteCheck {
+  votes: number;
+  claimMismatches: number;
+  memberMismatches: number;
+  negativeBalances: number;
+  ledgerMismatches: number;
+  exact: boolean;
+}
+
+/** Totals equal a fresh recount, no balance is negative, every balance matches its ledger. */
+export async function checkVotes(q: RawDb): Promise<VoteCheck> {
+  const [r] = await q.query<Omit<VoteCheck, 'exact'>>(
+    `select
+       (select count(*)::int from votes) as votes,
+       (select count(*)::int from claims c
+         where c.votes <> coalesce((select sum(value) from votes v where v.claim_id = c.id), 0))
+         as "claimMismatches",
+       (select count(*)::int from users u where u.role = 1
+         and u.votes <> coalesce((select sum(value) from votes v where v.user_id = u.id), 0))
+         as "memberMismatches",
+       (select count(*)::int from users where silver < 0) as "negativeBalances",
+       (select count(*)::int from users u where exists (select 1 from silver_ledger l where l.user_id = u.id)
+         and u.silver <> (select sum(delta) from silver_ledger l where l.user_id = u.id))
+         as "ledgerMismatches"`,
+  );
+  return {
+    ...r!,
+    exact: r!.claimMismatches === 0 && r!.memberMismatches === 0 && r!.negativeBalances === 0,
+  };
+}
