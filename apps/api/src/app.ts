@@ -72,7 +72,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: false,
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
-    routerOptions: { ignoreTrailingSlash: true },
+    // E-mails of up to 320 characters travel in paths (SPEC.md §7: PUT /user/email/{email}).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -40,6 +40,19 @@ const envSchema = z.object({
       (v) => v === undefined || v === '' || Buffer.from(v, 'base64').length === 32,
       'must be 32 bytes, base64-encoded',
     ),
+  /** Earlier ENCRYPTION_KEY values (comma-separated) still accepted for decryption while rows are re-encrypted. */
+  ENCRYPTION_KEY_PREVIOUS: z
+    .string()
+    .default('')
+    .refine(
+      (v) =>
+        v
+          .split(',')
+          .map((k) => k.trim())
+          .filter(Boolean)
+          .every((k) => Buffer.from(k, 'base64').length === 32),
+      'must be a comma-separated list of 32-byte base64 keys',
+    ),
   SEED_DEMO: z.enum(['0', '1', '']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CORS_ORIGINS: z.string().default(''),

@@ -1,0 +1,233 @@
+/**
+ * A user's own data (SPEC.md §2 Settings, §5, §7): handle, e-mail, password and its reset,
+ * the hunter's public profile, tax and bank details (encrypted), identity documents.
+ * Routes check the role; every method here takes the actor and validated input.
+ */
+import type { CurrentUser, Hunter, User } from '@bountyhunt/shared/api';
+import { resetLink } from '@bountyhunt/shared/account';
+import { MSG } from '@bountyhunt/shared/messages';
+import { ROLE, hasRole } from '@bountyhunt/shared/roles';
+import type { Actor, ServiceContext } from '../../context';
+import { isUniqueViolation } from '../../db/errors';
+import { badRequest, conflict, notAcceptable, notFound, unauthorized } from '../../errors';
+import type { FieldCipher } from '../../lib/crypto';
+import { hashPassword, verifyPassword } from '../../lib/password';
+import { hashToken, randomToken } from '../../lib/tokens';
+import { emailChangedMail, passwordChangedMail, passwordResetMail } from '../../mail/templates';
+import type { MailMessage } from '../../mail/mailer';
+import { deleteUserSessions } from '../auth/sessions.repository';
+import { presentHunter, presentUser } from '../users/users.present';
+import { findUserByEmail, findUserById, updateUser } from '../users/users.repository';
+import {
+  consumeResetCode,
+  ensureHunter,
+  findMedia,
+  insertResetCode,
+  isEmailTakenByOther,
+  isHandleTakenByOther,
+  retireResetCodes,
+  updateHunter,
+} from './account.repository';
+
+/** A reset link works for one hour (and once). */
+export const RESET_CODE_TTL_MS = 3600 * 1000;
+
+export class AccountService {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly cipher: FieldCipher,
+  ) {}
+
+  private async user(actor: Actor) {
+    const row = await findUserById(this.ctx.db, actor.userId);
+    if (!row) throw unauthorized();
+    return row;
+  }
+
+  /** Mail that only informs (not the reset link) must not fail the change that caused it. */
+  private async notify(message: MailMessage): Promise<void> {
+    try {
+      await this.ctx.mailer.send(message);
+    } catch (err) {
+      this.ctx.log.warn({ err: { message: (err as Error).message } }, 'notification mail failed');
+    }
+  }
+
+  /** PUT /user/handle: 409 when another user has it (case-insensitively). */
+  async setHandle(actor: Actor, handle: string): Promise<CurrentUser> {
+    const me = await this.user(actor);
+    if (await isHandleTakenByOther(this.ctx.db, handle, me.id))
+      throw conflict(MSG.handleTaken, 'HANDLE_TAKEN');
+    let row;
+    try {
+      row = await updateUser(this.ctx.db, me.id, { handle });
+    } catch (err) {
+      // Two users racing for one handle: the unique index decides.
+      if (isUniqueViolation(err)) throw conflict(MSG.handleTaken, 'HANDLE_TAKEN');
+      throw err;
+    }
+    const hunter = hasRole(row.role, ROLE.hunter) ? await ensureHunter(this.ctx.db, row.id) : null;
+    return {
+      user: presentUser(row),
+      hunter: hunter ? presentHunter(hunter, row.handle) : null,
+    };
+  }
+
+  /** PUT /user/email/{email}: 406 when another account uses it. */
+  async setEmail(actor: Actor, email: string): Promise<User> {
+    const me = await this.user(actor);
+    const next = email.trim().toLowerCase();
+    if (next === me.email.toLowerCase()) return presentUser(me);
+    if (await isEmailTakenByOther(this.ctx.db, next, me.id))
+      throw notAcceptable(MSG.emailChangeTaken, 'EMAIL_EXISTS');
+    let row;
+    try {
+      row = await updateUser(this.ctx.db, me.id, { email: next });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw notAcceptable(MSG.emailChangeTaken, 'EMAIL_EXISTS');
+      throw err;
+    }
+    await this.notify(emailChangedMail(me.email, next));
+    return presentUser(row);
+  }
+
+  /** PUT /user/password: 400 on a wrong current password; other sessions end. */
+  async changePassword(actor: Actor, oldPassword: string, newPassword: string): Promise<void> {
+    const me = await this.user(actor);
+    if (!(await verifyPassword(me.passwordHash, oldPassword)))
+      throw badRequest(MSG.passwordWrong, 'WRONG_PASSWORD');
+    const passwordHash = await hashPassword(newPassword);
+    await this.ctx.db.transaction(async (tx) => {
+      await updateUser(tx, me.id, { passwordHash });
+      await deleteUserSessions(tx, me.id, actor.sessionId);
+      await retireResetCodes(tx, me.id, this.ctx.clock.now());
+    });
+    await this.notify(passwordChangedMail(me.email));
+  }
+
+  /**
+   * POST /email/password/{email}: 404 for an unknown address (SPEC.md §7/§8), otherwise a
+   * single-use code valid for an hour, stored only as its hash, mailed as a link.
+   */
+  async requestPasswordReset(email: string): Promise<void> {
+    const user = await findUserByEmail(this.ctx.db, email.trim());
+    if (!user) throw notFound(MSG.resetNotFound, 'EMAIL_NOT_FOUND');
+    const now = this.ctx.clock.now();
+    const code = randomToken(32);
+    await insertResetCode(this.ctx.db, {
+      userId: user.id,
+      codeHash: hashToken(code),
+      expiresAt: new Date(now.getTime() + RESET_CODE_TTL_MS),
+      now,
+    });
+    await this.ctx.mailer.send(
+      passwordResetMail(user.email, resetLink(this.ctx.config.PUBLIC_WEB_URL, code)),
+    );
+  }
+
+  /** PUT /user/reset: 400 for an unknown, used or expired code; every session ends. */
+  async resetPassword(resetCode: string, newPassword: string): Promise<void> {
+    const passwordHash = await hashPassword(newPassword);
+    const now = this.ctx.clock.now();
+    const email = await this.ctx.db.transaction(async (tx) => {
+      const userId = await consumeResetCode(tx, hashToken(resetCode), now);
+      if (userId === undefined) return undefined;
+      const row = await updateUser(tx, userId, { passwordHash });
+      await deleteUserSessions(tx, userId);
+      await retireResetCodes(tx, userId, now);
+      return row.email;
+    });
+    if (email === undefined) throw badRequest(MSG.resetCodeInvalid, 'RESET_CODE_INVALID');
+    await this.notify(passwordChangedMail(email));
+  }
+
+  async setBio(actor: Actor, bio: string | null): Promise<Hunter> {
+    const me = await this.user(actor);
+    return presentHunter(await updateHunter(this.ctx.db, me.id, { bio }), me.handle);
+  }
+
+  async setStagename(actor: Actor, stagename: string | null): Promise<Hunter> {
+    const me = await this.user(actor);
+    return presentHunter(await updateHunter(this.ctx.db, me.id, { stagename }), me.handle);
+  }
+
+  /** A media key is usable when it exists, belongs to the user and is a finished image. */
+  private async ownImage(
+    actor: Actor,
+    key: string,
+    visibility: 'public' | 'private',
+    message: string,
+  ) {
+    const row = await findMedia(this.ctx.db, key);
+    if (!row || row.ownerId !== actor.userId || row.kind !== 'image' || row.status !== 'ready')
+      throw badRequest(message, 'MEDIA_INVALID');
+    if (row.visibility !== visibility)
+      throw badRequest(
+        visibility === 'private'
+          ? 'Identity documents must be uploaded privately.'
+          : 'A profile picture must be a public image.',
+        'MEDIA_VISIBILITY',
+      );
+  }
+
+  /** PUT /hunter/picture {picture: key} */
+  async setPicture(actor: Actor, key: string): Promise<Hunter> {
+    const me = await this.user(actor);
+    await this.ownImage(actor, key, 'public', MSG.pictureRequired);
+    return presentHunter(await updateHunter(this.ctx.db, me.id, { picture: key }), me.handle);
+  }
+
+  async setName(actor: Actor, firstName: string, lastName: string): Promise<User> {
+    return presentUser(await updateUser(this.ctx.db, actor.userId, { firstName, lastName }));
+  }
+
+  async setAddress(
+    actor: Actor,
+    a: { street: string; city: string; state: string; zip: string },
+  ): Promise<User> {
+    return presentUser(await updateUser(this.ctx.db, actor.userId, a));
+  }
+
+  /** PUT /user/ssn/{ssn}: stored encrypted; only the last four ever leave. */
+  async setSsn(actor: Actor, ssn: string): Promise<User> {
+    return presentUser(
+      await updateUser(this.ctx.db, actor.userId, {
+        ssnEnc: this.cipher.encrypt(ssn),
+        ssnLastFour: ssn.slice(-4),
+      }),
+    );
+  }
+
+  /** PUT /user/bank: the account number is stored encrypted; only the last four leave. */
+  async setBank(
+    actor: Actor,
+    b: {
+      name: string;
+      accountType: 'checking' | 'savings';
+      routingNumber: string;
+      accountNumber: string;
+    },
+  ): Promise<User> {
+    return presentUser(
+      await updateUser(this.ctx.db, actor.userId, {
+        bankName: b.name,
+        bankAccountType: b.accountType,
+        bankRoutingNumber: b.routingNumber,
+        bankAccountEnc: this.cipher.encrypt(b.accountNumber),
+        bankAccountLastFour: b.accountNumber.slice(-4),
+      }),
+    );
+  }
+
+  /** PUT /user/identity: two private uploads; the review happens elsewhere, status → pending. */
+  async submitIdentity(actor: Actor, idFront: string, idSelfie: string): Promise<void> {
+    if (idFront === idSelfie) throw badRequest(MSG.idSelfieRequired, 'MEDIA_INVALID');
+    await this.ownImage(actor, idFront, 'private', MSG.idFrontRequired);
+    await this.ownImage(actor, idSelfie, 'private', MSG.idSelfieRequired);
+    await updateUser(this.ctx.db, actor.userId, {
+      idFrontKey: idFront,
+      idSelfieKey: idSelfie,
+      identityStatus: 'pending',
+    });
+  }
+}
