@@ -1,0 +1,86 @@
+/** Test factories of the bounties feature: members with a membership and silver, media rows. */
+import crypto from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client';
+import { media, users } from '../../db/schema';
+import { signUp } from '../../../test/helper';
+
+export type Session = Awaited<ReturnType<typeof signUp>>;
+
+/** A member whose membership is valid for a month, holding `silver`. */
+export async function activeMember(
+  app: FastifyInstance,
+  db: Db,
+  now: Date,
+  silver = 100,
+): Promise<Session> {
+  const s = await signUp(app);
+  await db
+    .update(users)
+    .set({ active: new Date(now.getTime() + 30 * 86400_000), membership: 2, silver })
+    .where(eq(users.id, s.userId));
+  return s;
+}
+
+/** A media row as the upload endpoint leaves it (image keys start with i-). */
+export async function uploadedMedia(
+  db: Db,
+  ownerId: number,
+  kind: 'image' | 'video' = 'image',
+  status = 'ready',
+): Promise<string> {
+  const id = crypto.randomUUID();
+  const key = kind === 'image' ? `i-${id}` : `v-${id}`;
+  await db.insert(media).values({
+    key,
+    ownerId,
+    kind,
+    status,
+    mime: kind === 'image' ? 'image/png' : 'video/mp4',
+    bytes: 1000,
+  });
+  return key;
+}
+
+export async function postBounty(
+  app: FastifyInstance,
+  s: Session,
+  body: Record<string, unknown> = {},
+): Promise<{ bountyId: number; roundCount: number }> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/bounty',
+    headers: s.auth,
+    payload: { title: 'Best sunset photo', seconds: 24 * 3600, ...body },
+  });
+  if (res.statusCode !== 200) throw new Error(`post bounty: ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+
+export async function postClaim(
+  app: FastifyInstance,
+  db: Db,
+  hunter: Session,
+  bountyId: number,
+  roundId = 1,
+  kind: 'image' | 'video' = 'image',
+): Promise<number> {
+  const key = await uploadedMedia(db, hunter.userId, kind);
+  const res = await app.inject({
+    method: 'POST',
+    url: '/claim',
+    headers: hunter.auth,
+    payload: { bountyId, roundId, media: key, multiple: true },
+  });
+  if (res.statusCode !== 200) throw new Error(`post claim: ${res.statusCode} ${res.body}`);
+  return res.json().claimId;
+}
+
+export async function silverOf(db: Db, userId: number): Promise<{ silver: number; votes: number }> {
+  const [row] = await db
+    .select({ silver: users.silver, votes: users.votes })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row!;
+}

@@ -1,0 +1,62 @@
+/** Rows → answer shapes of CONTRACT.md "Shapes of answers". */
+import type { Bounty, Claim, Round } from '@bountyhunt/shared/bounties';
+import type { ClaimView, RoundClaimView, SearchRow } from './bounties.repository';
+
+export function iso(value: Date | string): string {
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}
+
+function isoOrNull(value: Date | string | null | undefined): string | null {
+  return value == null ? null : iso(value);
+}
+
+export function presentClaim(v: ClaimView): Claim {
+  return {
+    claimId: v.id,
+    bountyId: v.bounty_id,
+    bounty: { bountyId: v.bounty_id, title: v.title },
+    roundId: v.round_number,
+    round: { roundId: v.round_number, endDate: isoOrNull(v.end_date) },
+    hunter: {
+      hunterId: v.hunter_id,
+      handle: v.handle,
+      stagename: v.stagename,
+      picture: v.picture,
+    },
+    media: v.media,
+    votes: v.votes,
+    created: iso(v.created_at),
+  };
+}
+
+/** Groups lateral-join rows (one per claim, or one empty per claimless round) by bounty. */
+export function groupRounds(rows: RoundClaimView[]): Map<number, Round[]> {
+  const byBounty = new Map<number, Round[]>();
+  for (const row of rows) {
+    let list = byBounty.get(row.r_bounty_id);
+    if (!list) byBounty.set(row.r_bounty_id, (list = []));
+    let round = list[list.length - 1];
+    if (!round || round.roundId !== row.r_number) {
+      round = { roundId: row.r_number, endDate: isoOrNull(row.r_end_date), claims: [] };
+      list.push(round);
+    }
+    if (row.id != null) round.claims.push(presentClaim(row as ClaimView));
+  }
+  return byBounty;
+}
+
+export function presentBounty(b: SearchRow, rounds: Round[]): Bounty {
+  return {
+    bountyId: b.id,
+    id: b.id,
+    title: b.title,
+    amount: b.amount,
+    mediaType: b.media_type,
+    userId: b.user_id,
+    created: iso(b.created_at),
+    roundCount: b.round_count,
+    status: b.status === 'decided' ? 'decided' : 'open',
+    winnerClaimId: b.winner_claim_id,
+    rounds,
+  };
+}

@@ -1,0 +1,329 @@
+/**
+ * Bounties, rounds, claims and votes: every business rule of CONTRACT.md "Bounties and
+ * rounds" and "Money and tokens" lives here. Money and vote changes are single transactions.
+ */
+import {
+  BOUNTY_MSG,
+  FEED_CLAIMS_PER_ROUND,
+  SEARCH_PAGE,
+  type Bounty,
+  type BountySearchInput,
+  type Claim,
+  type ClaimCreateInput,
+} from '@bountyhunt/shared/bounties';
+import { hasRole, ROLE } from '@bountyhunt/shared/roles';
+import type { z } from 'zod';
+import type { bountyCreateSchema, voteSchema } from '@bountyhunt/shared/schemas';
+import type { roundCreateSchema } from '@bountyhunt/shared/bounties';
+import type { Actor, ServiceContext } from '../../context';
+import { badRequest, conflict, forbidden, notFound } from '../../errors';
+import { bountyRowToSearchRow, type SearchCursor } from './bounties.repository';
+import * as repo from './bounties.repository';
+import { groupRounds, presentBounty, presentClaim } from './bounties.present';
+import { creditSilver, debitSilver } from './silver';
+
+type BountyCreateInput = z.infer<typeof bountyCreateSchema>;
+type RoundCreateInput = z.infer<typeof roundCreateSchema>;
+type VoteInput = z.infer<typeof voteSchema>;
+
+/** Claims listed per round on the bounty page (ranked; the rest are reachable by claim id). */
+export const BOUNTY_PAGE_CLAIMS_PER_ROUND = 500;
+
+/**
+ * Search text → a prefix tsquery over the 'simple' configuration ("cat ph" → 'cat:* & ph:*').
+ * Only letters and digits pass, so user input never reaches tsquery syntax.
+ */
+export function toPrefixQuery(term: string): string | null {
+  const words = term.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const unique = [...new Set(words)].slice(0, 8);
+  return unique.length ? unique.map((w) => `${w}:*`).join(' & ') : null;
+}
+
+export function encodeCursor(c: SearchCursor): string {
+  return Buffer.from(JSON.stringify(c)).toString('base64url');
+}
+
+export function decodeCursor(value: string): SearchCursor {
+  try {
+    const c = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as SearchCursor;
+    if (
+      typeof c !== 'object' ||
+      c === null ||
+      typeof c.c !== 'string' ||
+      !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(c.c) ||
+      !Number.isSafeInteger(c.i) ||
+      (c.r !== undefined && (typeof c.r !== 'number' || !Number.isFinite(c.r)))
+    )
+      throw new Error('shape');
+    return { c: c.c, i: c.i, ...(c.r !== undefined ? { r: c.r } : {}) };
+  } catch {
+    throw badRequest(BOUNTY_MSG.badCursor, 'BAD_CURSOR');
+  }
+}
+
+export class BountiesService {
+  constructor(private readonly ctx: ServiceContext) {}
+
+  private now(): Date {
+    return this.ctx.clock.now();
+  }
+
+  /** Role 1 with a membership valid now (CONTRACT.md: posting and voting need it). */
+  private async requireActiveMember(actor: Actor): Promise<void> {
+    const user = await repo.findUserBrief(this.ctx.db, actor.userId);
+    if (
+      !user ||
+      !hasRole(user.role, ROLE.member) ||
+      !user.active ||
+      user.active.getTime() <= this.now().getTime()
+    )
+      throw forbidden(BOUNTY_MSG.membershipNeeded, 'MEMBERSHIP_REQUIRED');
+  }
+
+  /** POST /bounty: holds `amount` silver from the poster and opens round 1. */
+  async create(actor: Actor, input: BountyCreateInput): Promise<Bounty> {
+    await this.requireActiveMember(actor);
+    const now = this.now();
+    const id = await this.ctx.db.transaction(async (tx) => {
+      const bounty = await repo.insertBounty(tx, {
+        userId: actor.userId,
+        title: input.title,
+        amount: input.amount,
+        mediaType: input.mediaType,
+        createdAt: now,
+      });
+      await repo.insertRound(tx, {
+        bountyId: bounty.id,
+        number: 1,
+        endDate: new Date(now.getTime() + input.seconds * 1000),
+        createdAt: now,
+      });
+      if (input.amount > 0)
+        await debitSilver(tx, actor.userId, input.amount, 'bounty_hold', bounty.id, { at: now });
+      return bounty.id;
+    });
+    return this.get(id);
+  }
+
+  /** GET /bounty/{id}: the bounty with every round and its ranked claims. */
+  async get(id: number): Promise<Bounty> {
+    const row = await repo.findBounty(this.ctx.db, id);
+    if (!row) throw notFound(BOUNTY_MSG.bountyNotFound, 'BOUNTY_NOT_FOUND');
+    const rounds = groupRounds(
+      await repo.roundsWithClaims(this.ctx.db, [id], BOUNTY_PAGE_CLAIMS_PER_ROUND),
+    );
+    return presentBounty(bountyRowToSearchRow(row), rounds.get(id) ?? []);
+  }
+
+  /** POST /bounty/search: one page, and the cursor of the next when there may be more. */
+  async search(input: BountySearchInput): Promise<{ items: Bounty[]; nextCursor: string | null }> {
+    const limit = input.limit ?? SEARCH_PAGE.default;
+    const tsquery = toPrefixQuery(input.term ?? '');
+    const after = input.cursor ? decodeCursor(input.cursor) : undefined;
+    const rows = await repo.searchBounties(this.ctx.db, {
+      tsquery,
+      ...(input.excludeId !== undefined ? { excludeId: input.excludeId } : {}),
+      limit: limit + 1,
+      ...(after ? { after } : {}),
+    });
+    const page = rows.slice(0, limit);
+    const rounds = groupRounds(
+      await repo.roundsWithClaims(
+        this.ctx.db,
+        page.map((r) => r.id),
+        FEED_CLAIMS_PER_ROUND,
+      ),
+    );
+    const last = page[page.length - 1];
+    const nextCursor =
+      rows.length > limit && last
+        ? encodeCursor({
+            c: last.created_key,
+            i: last.id,
+            ...(tsquery ? { r: Number(last.rank) } : {}),
+          })
+        : null;
+    return { items: page.map((r) => presentBounty(r, rounds.get(r.id) ?? [])), nextCursor };
+  }
+
+  /**
+   * POST /bounty/{id}/round: the poster opens round roundCount+1 once the current one has
+   * ended. A decided bounty reopens with the new amount (held like the first).
+   */
+  async openRound(actor: Actor, bountyId: number, input: RoundCreateInput): Promise<Bounty> {
+    const now = this.now();
+    await this.ctx.db.transaction(async (tx) => {
+      const bounty = await repo.findBounty(tx, bountyId, 'no key update');
+      if (!bounty) throw notFound(BOUNTY_MSG.bountyNotFound, 'BOUNTY_NOT_FOUND');
+      if (bounty.userId !== actor.userId) throw forbidden(BOUNTY_MSG.notPoster, 'NOT_POSTER');
+      const current = await repo.findRound(tx, bountyId, bounty.roundCount);
+      if (current?.endDate && current.endDate.getTime() >= now.getTime())
+        throw conflict(BOUNTY_MSG.roundStillActive, 'ROUND_ACTIVE');
+      const number = bounty.roundCount + 1;
+      await repo.insertRound(tx, {
+        bountyId,
+        number,
+        endDate: new Date(now.getTime() + input.seconds * 1000),
+        createdAt: now,
+      });
+      const reopened = bounty.status === 'decided';
+      if (input.amount > 0)
+        await debitSilver(tx, actor.userId, input.amount, 'bounty_hold', bountyId, { at: now });
+      await repo.updateBounty(tx, bountyId, {
+        roundCount: number,
+        // Undecided: the held amount carries over and grows; decided: a new prize.
+        amount: reopened ? input.amount : bounty.amount + input.amount,
+        ...(reopened ? { status: 'open', winnerClaimId: null, decidedAt: null } : {}),
+      });
+    });
+    return this.get(bountyId);
+  }
+
+  /** POST /claim: a hunter's media into the bounty's current, Active round. */
+  async postClaim(actor: Actor, input: ClaimCreateInput): Promise<Claim> {
+    if (!hasRole(actor.role, ROLE.hunter))
+      throw forbidden(BOUNTY_MSG.hunterNeeded, 'HUNTER_REQUIRED');
+    const now = this.now();
+    const claimId = await this.ctx.db.transaction(async (tx) => {
+      // Locking the hunter row serialises this hunter's claims (the one-per-round rule).
+      const hunter = await repo.findHunterForUser(tx, actor.userId, 'no key update');
+      if (!hunter) throw forbidden(BOUNTY_MSG.hunterNeeded, 'HUNTER_REQUIRED');
+      const bounty = await repo.findBounty(tx, input.bountyId);
+      if (!bounty) throw notFound(BOUNTY_MSG.bountyNotFound, 'BOUNTY_NOT_FOUND');
+      if (input.roundId !== bounty.roundCount)
+        throw conflict(BOUNTY_MSG.roundNotActive, 'ROUND_NOT_ACTIVE');
+      // Shares the round with concurrent votes; the closing job's update waits for it.
+      const round = await repo.findRound(tx, bounty.id, input.roundId, 'share');
+      if (!round || !isActive(round, now))
+        throw conflict(BOUNTY_MSG.roundNotActive, 'ROUND_NOT_ACTIVE');
+      const file = await repo.findMedia(tx, input.media);
+      if (!file || file.ownerId !== actor.userId || file.visibility !== 'public')
+        throw badRequest(BOUNTY_MSG.mediaUnknown, 'MEDIA_UNKNOWN');
+      if (file.status === 'failed') throw badRequest(BOUNTY_MSG.mediaFailed, 'MEDIA_FAILED');
+      if (
+        !input.multiple &&
+        (await repo.hunterHasClaimInRound(tx, hunter.id, bounty.id, input.roundId))
+      )
+        throw conflict(BOUNTY_MSG.oneClaimPerRound, 'ONE_CLAIM_PER_ROUND');
+      const claim = await repo.insertClaim(tx, {
+        bountyId: bounty.id,
+        roundNumber: input.roundId,
+        hunterId: hunter.id,
+        media: input.media,
+        createdAt: now,
+      });
+      return claim.id;
+    });
+    return this.getClaim(claimId);
+  }
+
+  /** GET /claim/{id} */
+  async getClaim(id: number): Promise<Claim> {
+    const view = await repo.findClaimView(this.ctx.db, id);
+    if (!view) throw notFound(BOUNTY_MSG.claimNotFound, 'CLAIM_NOT_FOUND');
+    return presentClaim(view);
+  }
+
+  /** GET /claim/rank/{id}: 1 for most votes in its round, ties to the earlier claim. */
+  async rank(id: number): Promise<number> {
+    const rank = await repo.claimRank(this.ctx.db, id);
+    if (rank === undefined) throw notFound(BOUNTY_MSG.claimNotFound, 'CLAIM_NOT_FOUND');
+    return rank;
+  }
+
+  /** GET /vote/{claimId}: this user's earlier vote, 0 when none. */
+  async myVote(actor: Actor, claimId: number): Promise<number> {
+    const claim = await repo.findClaimRow(this.ctx.db, claimId);
+    if (!claim) throw notFound(BOUNTY_MSG.claimNotFound, 'CLAIM_NOT_FOUND');
+    const vote = await repo.findVote(this.ctx.db, claimId, actor.userId);
+    return vote?.value ?? 0;
+  }
+
+  /**
+   * POST /vote: in one transaction the vote is recorded, the voter's silver drops by n and
+   * votes rise by n, the claim's votes rise by n, and the hunter earns the n silver.
+   */
+  async vote(
+    actor: Actor,
+    input: VoteInput,
+  ): Promise<{ claimId: number; vote: number; votes: number; silver: number }> {
+    await this.requireActiveMember(actor);
+    const now = this.now();
+    const n = input.votes;
+    return this.ctx.db.transaction(async (tx) => {
+      const claim = await repo.findClaimRow(tx, input.claimId);
+      if (!claim) throw notFound(BOUNTY_MSG.claimNotFound, 'CLAIM_NOT_FOUND');
+      const hunterUser = await repo.hunterUserId(tx, claim.hunterId);
+      if (hunterUser === actor.userId) throw forbidden(BOUNTY_MSG.ownClaim, 'OWN_CLAIM');
+      const round = await repo.findRound(tx, claim.bountyId, claim.roundNumber, 'share');
+      if (!round || !isActive(round, now))
+        throw conflict(BOUNTY_MSG.roundNotActive, 'ROUND_NOT_ACTIVE');
+      // Users first: the vote's foreign key would otherwise share-lock the voter's row
+      // before the balance update, and two votes of one member would deadlock.
+      await repo.lockUsers(tx, [actor.userId, ...(hunterUser ? [hunterUser] : [])]);
+      // The unique (claim, user) index decides between duplicate votes racing each other.
+      const inserted = await repo.insertVote(tx, {
+        claimId: claim.id,
+        userId: actor.userId,
+        value: n,
+        createdAt: now,
+      });
+      if (!inserted) throw conflict(BOUNTY_MSG.alreadyVoted, 'ALREADY_VOTED');
+      const silver = await debitSilver(tx, actor.userId, n, 'vote', claim.id, { at: now });
+      if (hunterUser) await creditSilver(tx, hunterUser, n, 'vote_earnings', claim.id, { at: now });
+      const votes = await repo.addVotes(tx, claim.id, actor.userId, n);
+      return { claimId: claim.id, vote: n, votes, silver };
+    });
+  }
+
+  /**
+   * The round job: closes every round past its end; when it is the bounty's last round the
+   * bounty is decided (rank 1 of that round wins the amount; no claim: back to the poster).
+   */
+  async closeDueRounds(batch = 100): Promise<{ closed: number; decided: number }> {
+    const now = this.now();
+    let closed = 0;
+    let decided = 0;
+    for (;;) {
+      const due = await repo.dueRounds(this.ctx.db, now, batch);
+      for (const r of due) {
+        const result = await this.ctx.db.transaction(async (tx) => {
+          const round = await repo.lockRoundById(tx, r.id);
+          if (!round || round.closedAt) return null;
+          await repo.closeRound(tx, round.id, now);
+          const bounty = await repo.findBounty(tx, round.bountyId, 'no key update');
+          if (!bounty || bounty.status !== 'open' || bounty.roundCount !== round.number)
+            return 'closed' as const;
+          const winner = await repo.topClaim(tx, bounty.id, round.number);
+          if (bounty.amount > 0) {
+            const to = winner ? await repo.hunterUserId(tx, winner.hunterId) : bounty.userId;
+            if (to !== undefined)
+              await creditSilver(
+                tx,
+                to,
+                bounty.amount,
+                winner ? 'bounty_win' : 'bounty_refund',
+                bounty.id,
+                { at: now },
+              );
+          }
+          await repo.updateBounty(tx, bounty.id, {
+            status: 'decided',
+            winnerClaimId: winner?.id ?? null,
+            decidedAt: now,
+          });
+          return 'decided' as const;
+        });
+        if (result) closed += 1;
+        if (result === 'decided') decided += 1;
+      }
+      if (due.length < batch) break;
+    }
+    if (closed > 0) this.ctx.log.info({ closed, decided }, 'rounds closed');
+    return { closed, decided };
+  }
+}
+
+function isActive(round: repo.RoundRow, now: Date): boolean {
+  return !round.closedAt && round.endDate !== null && round.endDate.getTime() >= now.getTime();
+}

@@ -1,0 +1,130 @@
+/**
+ * Bounties, rounds, claims and votes (SPEC.md §2, §3, §7; CONTRACT.md "Bounties and rounds",
+ * "Money and tokens"): request schemas and answer shapes used by both the API and the web.
+ */
+import { z } from 'zod';
+import { LIMITS } from './limits';
+import { MSG } from './messages';
+import { BOUNTY_DURATION_HOURS } from './schemas';
+
+export { bountyCreateSchema, voteSchema, BOUNTY_MEDIA_TYPES } from './schemas';
+
+/** SPEC.md §2 creation form: labels of the duration choice, sent as seconds (§9). */
+export const BOUNTY_DURATIONS = BOUNTY_DURATION_HOURS.map((hours) => ({
+  hours,
+  seconds: hours * 3600,
+  label: hours < 168 ? `${hours} hrs` : `${hours / 24} days`,
+}));
+export const DEFAULT_BOUNTY_SECONDS = 24 * 3600;
+export const DEFAULT_MEDIA_TYPE = 1;
+
+/** Feed paging: default and largest page. */
+export const SEARCH_PAGE = { default: 10, max: 50 } as const;
+/** Claims listed per round in feed items (the grid of the first round's claims). */
+export const FEED_CLAIMS_PER_ROUND = 12;
+/** Header carrying the next page's cursor of POST /bounty/search. */
+export const NEXT_CURSOR_HEADER = 'x-next-cursor';
+
+/** An id that may arrive as a number, a numeric string, '' or null (SPEC.md §7 sends excludeId). */
+const optionalId = z.preprocess((v) => {
+  if (v === '' || v === null || v === undefined) return undefined;
+  if (typeof v === 'string' && /^\d+$/.test(v)) return Number(v);
+  return v;
+}, z.number().int().min(0).max(2_147_483_647).optional());
+
+/** POST /bounty/search */
+export const bountySearchSchema = z.object({
+  term: z.string().max(200).optional().default(''),
+  excludeId: optionalId,
+  limit: z.number().int().min(1).max(SEARCH_PAGE.max).optional(),
+  cursor: z.string().max(200).optional(),
+});
+export type BountySearchInput = z.infer<typeof bountySearchSchema>;
+
+/** POST /bounty/{id}/round: the poster opens a further round (optional new amount held). */
+export const roundCreateSchema = z.object({
+  seconds: z
+    .number({ error: MSG.hoursInvalid })
+    .int(MSG.hoursInvalid)
+    .gt(LIMITS.minBountySeconds, MSG.hoursInvalid)
+    .max(366 * 24 * 3600, MSG.hoursInvalid),
+  amount: z.number().int().min(0).default(0),
+});
+
+/** POST /claim: roundId is the bounty's roundCount (CONTRACT.md "Round"). */
+export const claimCreateSchema = z.object({
+  bountyId: z.number().int().positive(),
+  roundId: z.number().int().positive(),
+  media: z.string().trim().min(1).max(200),
+  multiple: z.boolean().default(true),
+});
+export type ClaimCreateInput = z.infer<typeof claimCreateSchema>;
+
+/** Answer shapes of CONTRACT.md "Shapes of answers". */
+export const claimHunterAnswer = z.object({
+  hunterId: z.number().int(),
+  handle: z.string().nullable(),
+  stagename: z.string().nullable(),
+  picture: z.string().nullable(),
+});
+
+export const claimAnswer = z.object({
+  claimId: z.number().int(),
+  bountyId: z.number().int(),
+  bounty: z.object({ bountyId: z.number().int(), title: z.string() }),
+  roundId: z.number().int(),
+  round: z.object({ roundId: z.number().int(), endDate: z.string().nullable() }),
+  hunter: claimHunterAnswer,
+  media: z.string(),
+  votes: z.number().int(),
+  created: z.string(),
+});
+export type Claim = z.infer<typeof claimAnswer>;
+
+export const roundAnswer = z.object({
+  roundId: z.number().int(),
+  endDate: z.string().nullable(),
+  claims: z.array(claimAnswer),
+});
+export type Round = z.infer<typeof roundAnswer>;
+
+export const BOUNTY_STATUS = ['open', 'decided'] as const;
+
+export const bountyAnswer = z.object({
+  bountyId: z.number().int(),
+  id: z.number().int(),
+  title: z.string(),
+  amount: z.number().int(),
+  mediaType: z.number().int(),
+  userId: z.number().int(),
+  created: z.string(),
+  roundCount: z.number().int(),
+  /** open until the last round ends; decided once the job has paid the winner (or refunded). */
+  status: z.enum(BOUNTY_STATUS),
+  winnerClaimId: z.number().int().nullable(),
+  rounds: z.array(roundAnswer),
+});
+export type Bounty = z.infer<typeof bountyAnswer>;
+
+/** True when a media key names an image (SPEC.md §2 "Feed rendering"). */
+export function isImageKey(key: string): boolean {
+  return key.startsWith('i-');
+}
+
+/** Server answers of this feature (SPEC.md gives no wording for these). */
+export const BOUNTY_MSG = {
+  bountyNotFound: 'Bounty not found.',
+  claimNotFound: 'Claim not found.',
+  notEnoughSilver: 'Not enough silver.',
+  membershipNeeded: 'An active membership is needed to do this.',
+  hunterNeeded: 'Only hunters can post claims.',
+  ownClaim: 'You cannot vote on your own claim.',
+  alreadyVoted: 'You have already voted on this claim.',
+  roundNotActive: 'This round is not active.',
+  roundStillActive: 'The current round has not ended yet.',
+  notPoster: 'Only the poster of this bounty can open a round.',
+  oneClaimPerRound: 'You already have a claim in this round.',
+  mediaUnknown: 'Upload the media before posting a claim.',
+  mediaFailed: 'This media could not be processed; upload it again.',
+  badCursor: 'Invalid cursor.',
+} as const;
