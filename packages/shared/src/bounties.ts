@@ -115,7 +115,6 @@ export function isImageKey(key: string): boolean {
 export const BOUNTY_MSG = {
   bountyNotFound: 'Bounty not found.',
   claimNotFound: 'Claim not found.',
-  notEnoughSilver: 'Not enough silver.',
   membershipNeeded: 'An active membership is needed to do this.',
   hunterNeeded: 'Only hunters can post claims.',
   ownClaim: 'You cannot vote on your own claim.',

@@ -20,7 +20,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import { bountyRowToSearchRow, type SearchCursor } from './bounties.repository';
 import * as repo from './bounties.repository';
 import { groupRounds, presentBounty, presentClaim } from './bounties.present';
-import { creditSilver, debitSilver } from './silver';
+import { creditSilver, debitSilver } from '../billing/silver.service';
 
 type BountyCreateInput = z.infer<typeof bountyCreateSchema>;
 type RoundCreateInput = z.infer<typeof roundCreateSchema>;

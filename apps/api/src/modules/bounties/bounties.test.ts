@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { BOUNTY_MSG, NEXT_CURSOR_HEADER } from '@bountyhunt/shared/bounties';
+import { PAYMENT_MSG } from '@bountyhunt/shared/billing';
+import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/bounties';
 import { MSG } from '@bountyhunt/shared/messages';
 import { bounties, silverLedger } from '../../db/schema';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
@@ -77,7 +78,7 @@ describe('POST /bounty', () => {
     const short = await post(m, { title: 'Too rich', seconds: 7200, amount: 11 });
     expect(short.statusCode).toBe(402);
     expect(short.json()).toEqual({
-      message: BOUNTY_MSG.notEnoughSilver,
+      message: PAYMENT_MSG.notEnoughSilver,
       code: 'NOT_ENOUGH_SILVER',
     });
     expect(await t.db.handle.db.select().from(bounties)).toHaveLength(before.length);
