@@ -54,22 +54,35 @@ async function parseBody(text: string): Promise<unknown> {
 }
 
 function failureMessage(body: unknown): string {
-  if (body && typeof body === 'object' && 'message' in body) return String((body as { message: unknown }).message);
+  if (body && typeof body === 'object' && 'message' in body)
+    return String((body as { message: unknown }).message);
   return typeof body === 'string' ? body : '';
 }
 
-function xhrRequest<T>(method: string, url: string, body: Blob, opts: RequestOptions): Promise<ApiResult<T>> {
+function xhrRequest<T>(
+  method: string,
+  url: string,
+  body: Blob,
+  opts: RequestOptions,
+): Promise<ApiResult<T>> {
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest();
     xhr.open(method, url);
-    for (const [k, v] of Object.entries(headers({ 'content-type': body.type || 'application/octet-stream' }))) xhr.setRequestHeader(k, v);
+    for (const [k, v] of Object.entries(
+      headers({ 'content-type': body.type || 'application/octet-stream' }),
+    ))
+      xhr.setRequestHeader(k, v);
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) opts.onProgress?.(e.loaded / e.total);
     };
     xhr.onload = async () => {
       const parsed = await parseBody(xhr.responseText);
       const ok = xhr.status >= 200 && xhr.status < 300;
-      resolve({ status: xhr.status, data: (ok ? parsed : null) as T, message: ok ? '' : failureMessage(parsed) });
+      resolve({
+        status: xhr.status,
+        data: (ok ? parsed : null) as T,
+        message: ok ? '' : failureMessage(parsed),
+      });
     };
     const fail = () => resolve({ status: 500, data: null as T, message: MSG.unknownError });
     xhr.onerror = fail;
@@ -106,7 +119,8 @@ export async function apiRequest<T = unknown>(
       signal: controller.signal,
     });
     const parsed = await parseBody(await res.text());
-    if (!res.ok) return { status: res.status || 500, data: null as T, message: failureMessage(parsed) };
+    if (!res.ok)
+      return { status: res.status || 500, data: null as T, message: failureMessage(parsed) };
     return { status: res.status, data: parsed as T, message: '' };
   } catch {
     return { status: 500, data: null as T, message: MSG.unknownError };

@@ -2,7 +2,7 @@
  * SPEC.md §1 dark theme. contrastThreshold 4.5 makes MUI pick button text colours that pass
  * WCAG AA on these palette colours (black on pink, yellow and red).
  */
-import { createTheme } from '@mui/material/styles';
+import { createTheme, lighten } from '@mui/material/styles';
 
 export const COLORS = {
   primary: '#d83e86',
@@ -17,6 +17,15 @@ export const COLORS = {
 
 /** Header buttons are 30px high (SPEC.md §2 Layouts). */
 export const HEADER_BUTTON_HEIGHT = 30;
+
+// Text in the palette's pink or red is below 4.5:1 on the paper colour; form labels and
+// error texts use lighter tints of them (checked by axe in the browser tests).
+const focusedText = lighten(COLORS.primary, 0.5);
+const errorText = lighten(COLORS.error, 0.6);
+const labelStates = {
+  '&.Mui-focused:not(.Mui-error)': { color: focusedText },
+  '&.Mui-error': { color: errorText },
+};
 
 export const theme = createTheme({
   palette: {
@@ -50,7 +59,10 @@ export const theme = createTheme({
       },
     },
     // Pink text on the dark background is below 4.5:1; links use the yellow secondary.
-    MuiLink: { defaultProps: { color: 'secondary', underline: 'hover' } },
+    MuiLink: { defaultProps: { color: 'secondary', underline: 'always' } },
     MuiTextField: { defaultProps: { fullWidth: true } },
+    MuiFormLabel: { styleOverrides: { root: labelStates } },
+    MuiInputLabel: { styleOverrides: { root: labelStates } },
+    MuiFormHelperText: { styleOverrides: { root: { '&.Mui-error': { color: errorText } } } },
   },
 });

@@ -57,6 +57,7 @@ export function BottomNav() {
         bgcolor: '#161618',
         borderTop: '1px solid rgba(255,255,255,0.08)',
         pb: 'env(safe-area-inset-bottom)',
+        borderRadius: 0,
       }}
     >
       <BottomNavigation

@@ -59,7 +59,12 @@ export function Footer() {
           }}
         >
           {LINKS.map((l) => (
-            <Link key={l.label} href={`${UI.marketingSite}${l.path}`} color="inherit">
+            <Link
+              key={l.label}
+              href={`${UI.marketingSite}${l.path}`}
+              color="inherit"
+              underline="hover"
+            >
               {l.label}
             </Link>
           ))}

@@ -4,7 +4,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Toolbar from '@mui/material/Toolbar';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink, Outlet } from 'react-router';
 import { hunterHandle } from '../../lib/access';
 import { useSession } from '../../lib/session';
@@ -13,8 +13,11 @@ import { FullPageLoader } from '../page-spinner';
 import { Logo } from '../logo';
 import { BOTTOM_NAV_HEIGHT, BottomNav } from './bottom-nav';
 import { SignInOutButton } from './header-buttons';
-import { SearchDialog } from './search-dialog';
 import { StatusBar } from './status-bar';
+
+// Dialog and TextField are loaded on the first search, not with every page.
+const SearchDialog = lazy(() => import('./search-dialog'));
+const preloadSearch = () => void import('./search-dialog');
 
 /**
  * SPEC.md §2 Main layout: search, logo, greeting with the handle (opens /account), status
@@ -23,6 +26,7 @@ import { StatusBar } from './status-bar';
 export function MainLayout() {
   const { status, user, hunter } = useSession();
   const [searchOpen, setSearchOpen] = useState(false);
+  const [searchUsed, setSearchUsed] = useState(false);
   if (status === 'unresolved') return <FullPageLoader />;
   const handle = hunterHandle(user, hunter);
   return (
@@ -31,7 +35,12 @@ export function MainLayout() {
         <Toolbar sx={{ gap: 1, minHeight: { xs: 56, sm: 60 } }}>
           <IconButton
             aria-label="Search"
-            onClick={() => setSearchOpen(true)}
+            onClick={() => {
+              setSearchUsed(true);
+              setSearchOpen(true);
+            }}
+            onPointerEnter={preloadSearch}
+            onFocus={preloadSearch}
             sx={{ height: HEADER_BUTTON_HEIGHT, width: HEADER_BUTTON_HEIGHT }}
           >
             <SearchIcon />
@@ -66,7 +75,11 @@ export function MainLayout() {
           </Box>
         )}
       </AppBar>
-      <SearchDialog open={searchOpen} onClose={() => setSearchOpen(false)} />
+      {searchUsed && (
+        <Suspense fallback={null}>
+          <SearchDialog open={searchOpen} onClose={() => setSearchOpen(false)} />
+        </Suspense>
+      )}
       <Box component="main">
         <Outlet />
       </Box>

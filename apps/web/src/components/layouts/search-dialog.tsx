@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 
 /** SPEC.md §2: Enter goes to /?q= plus the typed text and closes the box. */
-export function SearchDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+export default function SearchDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [text, setText] = useState('');
   const navigate = useNavigate();
   return (
@@ -16,7 +16,7 @@ export function SearchDialog({ open, onClose }: { open: boolean; onClose: () => 
       onClose={onClose}
       fullWidth
       maxWidth="sm"
-      aria-label="Search bounties"
+      aria-label="Search"
       slotProps={{ paper: { sx: { alignSelf: 'flex-start', mt: 8 } } }}
     >
       <DialogContent>
