@@ -1,0 +1,105 @@
+import ThumbUpIcon from '@mui/icons-material/ThumbUp';
+import Box from '@mui/material/Box';
+import CardActionArea from '@mui/material/CardActionArea';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { ordinal, relativeDate } from '@bountyhunt/shared/format';
+import type { FeedItem, Post, ProfileClaim } from '@bountyhunt/shared/profiles';
+import { Link as RouterLink } from 'react-router';
+import { MediaTile } from './media';
+
+/** SPEC.md §2 claim bar: ordinal rank, vote count and relative date. */
+export function ClaimBar({ claim }: { claim: ProfileClaim }) {
+  return (
+    <Stack
+      direction="row"
+      data-testid="claim-bar"
+      sx={{ alignItems: 'center', justifyContent: 'space-between', px: 1.25, py: 0.75, gap: 1 }}
+    >
+      <Typography component="span" sx={{ fontWeight: 700, color: 'secondary.main' }}>
+        {ordinal(claim.rank)}
+      </Typography>
+      <Stack direction="row" sx={{ alignItems: 'center', gap: 0.5 }}>
+        <ThumbUpIcon sx={{ fontSize: 16 }} aria-hidden="true" />
+        <Typography component="span" variant="body2" aria-label={`${claim.votes} votes`}>
+          {claim.votes}
+        </Typography>
+      </Stack>
+      <Typography component="span" variant="body2" color="text.secondary">
+        <time dateTime={claim.created}>{relativeDate(claim.created)}</time>
+      </Typography>
+    </Stack>
+  );
+}
+
+function ClaimCard({ claim }: { claim: ProfileClaim }) {
+  return (
+    <Paper sx={{ overflow: 'hidden' }} data-testid="feed-claim">
+      <CardActionArea
+        component={RouterLink}
+        to={`/claim/${claim.claimId}`}
+        aria-label={`Claim on ${claim.bounty.title}, ranked ${ordinal(claim.rank)} with ${claim.votes} votes`}
+      >
+        <MediaTile mediaKey={claim.media} alt={`Claim on ${claim.bounty.title}`} />
+        <Typography
+          variant="body2"
+          sx={{
+            px: 1.25,
+            pt: 0.75,
+            fontWeight: 600,
+            overflow: 'hidden',
+            textOverflow: 'ellipsis',
+            whiteSpace: 'nowrap',
+          }}
+        >
+          {claim.bounty.title}
+        </Typography>
+        <ClaimBar claim={claim} />
+      </CardActionArea>
+    </Paper>
+  );
+}
+
+function PostCard({ post }: { post: Post }) {
+  return (
+    <Paper sx={{ overflow: 'hidden' }} data-testid="feed-post">
+      <MediaTile mediaKey={post.file} alt={post.text ? `Post: ${post.text}` : 'Post'} />
+      <Box sx={{ px: 1.25, py: 0.75 }}>
+        {post.text && (
+          <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+            {post.text}
+          </Typography>
+        )}
+        <Typography variant="body2" color="text.secondary" sx={{ mt: post.text ? 0.5 : 0 }}>
+          <time dateTime={post.created}>{relativeDate(post.created)}</time>
+        </Typography>
+      </Box>
+    </Paper>
+  );
+}
+
+/** The merged feed of posts and claims, newest first. */
+export function FeedGrid({ items }: { items: FeedItem[] }) {
+  return (
+    <Box
+      component="ul"
+      aria-label="Posts and claims"
+      sx={{
+        listStyle: 'none',
+        p: 0,
+        m: 0,
+        display: 'grid',
+        gap: { xs: 1.5, sm: 2 },
+        gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: 'repeat(3, minmax(0, 1fr))' },
+        alignItems: 'start',
+      }}
+    >
+      {items.map((item) => (
+        <li key={item.type === 'post' ? `p${item.post.postId}` : `c${item.claim.claimId}`}>
+          {item.type === 'post' ? <PostCard post={item.post} /> : <ClaimCard claim={item.claim} />}
+        </li>
+      ))}
+    </Box>
+  );
+}

@@ -1,0 +1,121 @@
+/**
+ * Media display of SPEC.md §2 "Feed rendering" and "Profile page": `i-` keys are images
+ * (webp thumbnail `-t`, full `-f`), any other key a video shown as its muted, looping,
+ * autoplaying mp4 preview `-p` with the `-t` poster. Missing media show a blank image.
+ */
+import Box, { type BoxProps } from '@mui/material/Box';
+import { useEffect, useState } from 'react';
+import { mediaBaseUrl } from '../../../lib/config';
+
+export const isImageKey = (key: string) => key.startsWith('i-');
+export const mediaUrl = (key: string, suffix: '-t.webp' | '-f.webp' | '-p.mp4') =>
+  `${mediaBaseUrl()}${encodeURIComponent(key)}${suffix}`;
+
+const BLANK_BG = 'rgba(255,255,255,0.07)';
+
+/** The blank image: what a missing banner or picture, or a loading image, looks like. */
+export function BlankImage({ sx, ...rest }: BoxProps) {
+  return <Box aria-hidden="true" {...rest} sx={{ bgcolor: BLANK_BG, ...sx }} />;
+}
+
+const fill = {
+  position: 'absolute',
+  inset: 0,
+  width: '100%',
+  height: '100%',
+  objectFit: 'cover',
+} as const;
+
+/**
+ * The progressive image viewer: blank first, then the thumbnail, then the full image once it
+ * has loaded (SPEC.md §2 Profile page).
+ */
+export function ProgressiveImage({
+  mediaKey,
+  alt,
+  full = true,
+}: {
+  mediaKey: string;
+  alt: string;
+  /** Also load the full-size image (banners, post pages); thumbnails only otherwise. */
+  full?: boolean;
+}) {
+  const thumb = mediaUrl(mediaKey, '-t.webp');
+  const big = mediaUrl(mediaKey, '-f.webp');
+  const [thumbLoaded, setThumbLoaded] = useState(false);
+  const [fullLoaded, setFullLoaded] = useState<string | null>(null);
+  useEffect(() => {
+    if (!full) return;
+    let live = true;
+    const img = new Image();
+    img.onload = () => live && setFullLoaded(big);
+    img.src = big;
+    return () => {
+      live = false;
+    };
+  }, [big, full]);
+  const src = fullLoaded ?? thumb;
+  return (
+    <>
+      <BlankImage sx={fill} />
+      <Box
+        component="img"
+        src={src}
+        alt={alt}
+        loading="lazy"
+        decoding="async"
+        onLoad={() => setThumbLoaded(true)}
+        data-stage={fullLoaded ? 'full' : thumbLoaded ? 'thumb' : 'blank'}
+        sx={{ ...fill, opacity: thumbLoaded || fullLoaded ? 1 : 0, transition: 'opacity .2s' }}
+      />
+    </>
+  );
+}
+
+/** A muted, looping, autoplaying inline mp4 preview with its poster. */
+export function VideoPreview({ mediaKey, label }: { mediaKey: string; label: string }) {
+  const [failed, setFailed] = useState(false);
+  return (
+    <>
+      <BlankImage sx={fill} />
+      {!failed && (
+        <Box
+          component="video"
+          src={mediaUrl(mediaKey, '-p.mp4')}
+          poster={mediaUrl(mediaKey, '-t.webp')}
+          muted
+          loop
+          autoPlay
+          playsInline
+          preload="metadata"
+          aria-label={label}
+          onError={() => setFailed(true)}
+          sx={fill}
+        />
+      )}
+    </>
+  );
+}
+
+/** A square (or `ratio`) tile showing any media key. */
+export function MediaTile({
+  mediaKey,
+  alt,
+  ratio = '1 / 1',
+  full = false,
+}: {
+  mediaKey: string;
+  alt: string;
+  ratio?: string;
+  full?: boolean;
+}) {
+  return (
+    <Box sx={{ position: 'relative', width: '100%', aspectRatio: ratio, overflow: 'hidden' }}>
+      {isImageKey(mediaKey) ? (
+        <ProgressiveImage mediaKey={mediaKey} alt={alt} full={full} />
+      ) : (
+        <VideoPreview mediaKey={mediaKey} label={alt} />
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,191 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { LIMITS } from '@bountyhunt/shared/limits';
+import { MSG, MSGF } from '@bountyhunt/shared/messages';
+import {
+  HANDLE_STRIP_RE,
+  bioSchema,
+  handleSchema,
+  stagenameSchema,
+} from '@bountyhunt/shared/schemas';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { hunterHandle } from '../../../lib/access';
+import type { ApiResult } from '../../../lib/api-client';
+import { useFeedback } from '../../../lib/feedback';
+import { useSession } from '../../../lib/session';
+import { accountCalls } from '../api/profile-api';
+import { MediaPicker } from '../components/media-picker';
+
+const PROFILE_UPDATED = 'Your profile has been updated.';
+
+/**
+ * /profile/edit: handle, stage name, biography, picture and banner in one form, saved through
+ * the account endpoints (PUT /user/handle, /hunter/stagename, /hunter/bio, /hunter/picture,
+ * /hunter/banner); only what changed is sent.
+ */
+export default function EditProfilePage() {
+  const { user, hunter, refresh } = useSession();
+  const { notify } = useFeedback();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [handle, setHandle] = useState(hunterHandle(user, hunter) ?? '');
+  const [stagename, setStagename] = useState(hunter?.stagename ?? '');
+  const [bio, setBio] = useState(hunter?.bio ?? '');
+  const [picture, setPicture] = useState<string | null>(null);
+  const [banner, setBanner] = useState<string | null>(null);
+  const [uploads, setUploads] = useState(0);
+  const [error, setError] = useState('');
+  const [saving, setSaving] = useState(false);
+
+  const busy = (b: boolean) => setUploads((n) => Math.max(0, n + (b ? 1 : -1)));
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setError('');
+    const h = handleSchema.safeParse({ handle });
+    if (!h.success) return setError(h.error.issues[0]?.message ?? MSG.handleRequired);
+    const s = stagenameSchema.safeParse({ stagename });
+    if (!s.success) return setError(`Stage name: at most ${LIMITS.stagename} characters.`);
+    const b = bioSchema.safeParse({ bio });
+    if (!b.success) return setError(`Biography: at most ${LIMITS.bio} characters.`);
+
+    const steps: { run: () => Promise<ApiResult<unknown>>; fail: (status: number) => string }[] =
+      [];
+    if (h.data.handle !== hunterHandle(user, hunter))
+      steps.push({
+        run: () => accountCalls.handle(h.data.handle),
+        fail: (st) => (st === 409 ? MSG.handleTaken : MSGF.handleOther(st)),
+      });
+    if (s.data.stagename !== (hunter?.stagename ?? null))
+      steps.push({
+        run: () => accountCalls.stagename(s.data.stagename),
+        fail: (st) => MSGF.settingOther('stage name', st),
+      });
+    if (b.data.bio !== (hunter?.bio ?? null))
+      steps.push({
+        run: () => accountCalls.bio(b.data.bio),
+        fail: (st) => MSGF.settingOther('biography', st),
+      });
+    if (picture)
+      steps.push({
+        run: () => accountCalls.picture(picture),
+        fail: (st) => MSGF.settingOther('profile picture', st),
+      });
+    if (banner)
+      steps.push({
+        run: () => accountCalls.banner(banner),
+        fail: (st) => MSGF.settingOther('banner', st),
+      });
+
+    setSaving(true);
+    try {
+      for (const step of steps) {
+        const res = await step.run();
+        if (res.status !== 200) {
+          setError(step.fail(res.status));
+          return;
+        }
+      }
+      await refresh();
+      await queryClient.invalidateQueries({ queryKey: ['profiles'] });
+      if (steps.length) notify(PROFILE_UPDATED, 'success');
+      navigate('/profile');
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Box sx={{ maxWidth: 640, mx: 'auto', px: 2, py: 3 }}>
+      <Paper component="form" onSubmit={submit} noValidate sx={{ p: { xs: 2, sm: 3 } }}>
+        <Typography variant="h1" sx={{ fontSize: '1.6rem', mb: 2 }}>
+          Edit Profile
+        </Typography>
+        <Stack spacing={2.5}>
+          <TextField
+            label="Handle"
+            value={handle}
+            onChange={(e) => {
+              setHandle(e.target.value.replace(HANDLE_STRIP_RE, '').slice(0, LIMITS.handle));
+              setError('');
+            }}
+            helperText={`${LIMITS.handleHintMin} to ${LIMITS.handle} letters and digits`}
+            slotProps={{ htmlInput: { maxLength: LIMITS.handle, autoCapitalize: 'none' } }}
+          />
+          <TextField
+            label="Stage Name"
+            value={stagename}
+            onChange={(e) => {
+              setStagename(e.target.value.slice(0, LIMITS.stagename));
+              setError('');
+            }}
+            helperText={`Optional, ${LIMITS.stagenameHintMin} to ${LIMITS.stagename} characters`}
+            slotProps={{ htmlInput: { maxLength: LIMITS.stagename } }}
+          />
+          <TextField
+            label="Biography"
+            multiline
+            rows={4}
+            value={bio}
+            onChange={(e) => {
+              setBio(e.target.value.slice(0, LIMITS.bio));
+              setError('');
+            }}
+            helperText={`${bio.length}/${LIMITS.bio}`}
+            slotProps={{ htmlInput: { maxLength: LIMITS.bio } }}
+          />
+          <Box>
+            <Typography variant="h2" sx={{ fontSize: '1.1rem', mb: 1 }}>
+              Picture
+            </Typography>
+            <Box sx={{ maxWidth: 160 }}>
+              <MediaPicker
+                round
+                accept="image/*"
+                label="Upload Photo"
+                previewLabel="Profile picture preview"
+                initialKey={hunter?.picture ?? null}
+                onChange={(m) => setPicture(m?.key ?? null)}
+                onBusy={busy}
+              />
+            </Box>
+          </Box>
+          <Box>
+            <Typography variant="h2" sx={{ fontSize: '1.1rem', mb: 1 }}>
+              Banner
+            </Typography>
+            <MediaPicker
+              accept="image/*"
+              label="Upload Banner"
+              previewLabel="Banner preview"
+              ratio="3 / 1"
+              initialKey={hunter?.banner ?? null}
+              onChange={(m) => setBanner(m?.key ?? null)}
+              onBusy={busy}
+            />
+          </Box>
+        </Stack>
+        {error && (
+          <Alert severity="error" sx={{ mt: 2 }} data-testid="edit-error">
+            {error}
+          </Alert>
+        )}
+        <Stack direction="row" spacing={1.5} sx={{ mt: 3, justifyContent: 'flex-end' }}>
+          <Button color="inherit" onClick={() => navigate('/profile')}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="contained" disabled={uploads > 0} loading={saving}>
+            Save
+          </Button>
+        </Stack>
+      </Paper>
+    </Box>
+  );
+}
