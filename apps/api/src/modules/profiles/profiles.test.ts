@@ -205,6 +205,27 @@ describe('GET /user/claims/{hunterId}', () => {
     expect((await get(`/user/claims/${b.hunterId}`)).json()[0].rank).toBe(1);
     expect((await get('/user/claims/424242')).statusCode).toBe(404);
   });
+  it('ranks each claim exactly as GET /claim/rank/{claimId} does', async () => {
+    const member = await signUp(app);
+    const hunters = [await makeHunter(), await makeHunter(), await makeHunter()];
+    const bountyId = await makeBounty(member.userId, 'Rank check');
+    const t0 = Date.now() - 600_000;
+    const votes = [5, 9, 5, 0, 9, 2, 5, 0];
+    for (let i = 0; i < votes.length; i++)
+      await makeClaim(bountyId, hunters[i % 3]!.hunterId, votes[i]!, new Date(t0 + (i % 4) * 1000));
+    for (const h of hunters) {
+      const list = (await get(`/user/claims/${h.hunterId}`)).json() as {
+        claimId: number;
+        rank: number;
+      }[];
+      expect(list.length).toBeGreaterThan(0);
+      for (const c of list) {
+        const res = await get(`/claim/rank/${c.claimId}`);
+        expect(res.statusCode).toBe(200);
+        expect(c.rank).toBe(res.json());
+      }
+    }
+  });
 });
 
 describe('GET /hunter/{hunterId}/feed', () => {
