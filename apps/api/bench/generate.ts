@@ -12,7 +12,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { DatabaseHandle } from '../src/db/client';
 import { hashPassword } from '../src/lib/password';
-import { artSvg } from './images';
+import { artSvg } from '../src/seed/art';
 import { bulkInsert, maxId, rawConnection, syncSequence, type RawDb } from './raw-db';
 import { BIO_BITS, bountyTitle, pick, POST_TEXTS, rng } from './words';
 

@@ -1,4 +1,7 @@
-/** Word lists for realistic bounty titles, bios and post texts (bench data and demo seed). */
+/** Word lists for realistic bounty titles, bios and post texts (bench data). */
+import { rng } from '../src/seed/random';
+
+export { rng };
 export const ADJECTIVES = [
   'golden',
   'misty',
@@ -169,18 +172,6 @@ export const POST_TEXTS = [
   'Thanks for all the votes!',
   'Quick test with a new lens.',
 ] as const;
-
-/** A deterministic pseudo-random generator (mulberry32), so runs are reproducible. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function pick<T>(rand: () => number, list: readonly T[]): T {
   return list[Math.floor(rand() * list.length)]!;

@@ -6,6 +6,7 @@ import { createDatabase, runMigrations } from './db/client';
 import { ConfigError, loadConfig, type Config } from './env';
 import { systemClock } from './lib/clock';
 import { MemoryRateStore, RateLimiter, RedisRateStore, type RateStore } from './lib/rate-limiter';
+import { isBrandNew, seedDemo, shouldSeedAtStart } from './seed/seed';
 import { buildWebServer } from './web-server';
 
 let config: Config;
@@ -23,6 +24,7 @@ const log = createLogger(config);
 fs.mkdirSync(config.dataDir, { recursive: true });
 
 const database = await createDatabase(config.databaseUrl);
+const brandNew = await isBrandNew(database);
 await runMigrations(database);
 log.info({ database: database.kind }, 'database ready');
 
@@ -35,6 +37,8 @@ if (config.REDIS_URL) {
 const rateLimiter = new RateLimiter(store, config.rateLimitAllow);
 
 const app = await buildApp({ config, database, rateLimiter });
+// Demo data on a brand-new embedded database (CONTRACT.md SEED_DEMO), before anyone can ask.
+if (shouldSeedAtStart(config, database.kind, brandNew)) await seedDemo({ config, database, log });
 const web = process.env.API_ONLY === '1' ? undefined : await buildWebServer(config, app.log);
 
 await app.listen({ port: config.API_PORT, host: config.HOST });

@@ -1,6 +1,6 @@
 /** Distinct, pleasant images rendered locally with sharp from SVG (no network). */
 import sharp from 'sharp';
-import { rng } from './words';
+import { rng } from './random';
 
 const PALETTES: [string, string, string][] = [
   ['#d83e86', '#ffc947', '#08bce3'],

@@ -1,0 +1,488 @@
+/**
+ * Demo data (CONTRACT.md SEED_DEMO; issue "First start shows a living product").
+ *
+ * Everything goes through the product's own HTTP API, injected into an app instance built
+ * on the same database with a clock the seed moves through about twelve days of history:
+ * members register and start memberships (sandbox card), hunters fill in their profiles and
+ * upload pictures, banners, posts and claims through the media pipeline (so every
+ * derivative exists), members post bounties and vote while rounds run, and the round job
+ * closes rounds and decides bounties as time passes. Nothing is written behind the
+ * features' backs, so the data obeys every rule they enforce.
+ *
+ * Idempotent: when the demo member exists, the seed does nothing.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { buildApp } from '../app';
+import { queryRows, type DatabaseHandle } from '../db/client';
+import type { Config } from '../env';
+import { jobDefinitions } from '../jobs/registry';
+import { RecordingJobQueue, type JobQueue } from '../jobs/types';
+import { TestClock } from '../lib/clock';
+import { MemoryRateStore, RateLimiter } from '../lib/rate-limiter';
+import { artJpeg } from './art';
+import {
+  DEMO_BOUNTIES,
+  DEMO_HUNTERS,
+  DEMO_MEMBER_EMAIL,
+  DEMO_MEMBERS,
+  DEMO_PASSWORD,
+  DEMO_POST_TEXTS,
+  type DemoBounty,
+} from './demo-data';
+import { rng } from './random';
+
+const HOUR = 3_600_000;
+const CLOSE_ROUNDS_JOB = 'bounties.close-rounds';
+/** Luhn-valid number the sandbox gateway accepts (CONTRACT.md "Money and tokens"). */
+const SANDBOX_CARD = '4242 4242 4242 4242';
+
+export interface SeedOptions {
+  config: Config;
+  database: DatabaseHandle;
+  log: Pick<FastifyBaseLogger, 'info' | 'warn'>;
+  /** The server's durable queue: jobs the seed does not run itself are handed to it. */
+  jobs?: JobQueue;
+  /** The end of the seeded history (default: now). */
+  now?: Date;
+}
+
+export interface SeedResult {
+  skipped: boolean;
+  seconds: number;
+  counts: Record<string, number>;
+  notes: string[];
+}
+
+/** True when the database holds no migration yet (checked before migrating). */
+export async function isBrandNew(database: DatabaseHandle): Promise<boolean> {
+  const rows = await queryRows<{ t: string | null }>(
+    database.db,
+    sql`select to_regclass('drizzle.__drizzle_migrations')::text as t`,
+  );
+  return !rows[0]?.t;
+}
+
+/** Start-up rule: a brand-new embedded database unless SEED_DEMO=0; any brand-new one with SEED_DEMO=1. */
+export function shouldSeedAtStart(
+  config: Config,
+  kind: DatabaseHandle['kind'],
+  brandNew: boolean,
+): boolean {
+  if (config.SEED_DEMO === '0' || !brandNew) return false;
+  if (config.SEED_DEMO === '1') return true;
+  return kind === 'pglite' && !config.databaseUrl.startsWith('memory://');
+}
+
+export async function alreadySeeded(database: DatabaseHandle): Promise<boolean> {
+  const rows = await queryRows<{ id: number }>(
+    database.db,
+    sql`select id from users where lower(email) = ${DEMO_MEMBER_EMAIL} limit 1`,
+  );
+  return rows.length > 0;
+}
+
+class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Actor {
+  email: string;
+  token: string;
+  userId: number;
+}
+
+/** A short video with colour and motion from one of ffmpeg's test sources; null without ffmpeg. */
+async function makeVideo(ffmpeg: string, variant: number, dir: string): Promise<Buffer | null> {
+  const sources = [
+    'testsrc2=size=640x360:rate=25',
+    'mandelbrot=size=640x360:rate=25',
+    'life=size=640x360:rate=25:mold=10:ratio=0.1:death_color=#d83e86:life_color=#ffc947',
+    'cellauto=size=640x360:rate=25:rule=110',
+    'smptehdbars=size=640x360:rate=25',
+  ];
+  const file = path.join(dir, `demo-${variant}.mp4`);
+  const args = [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `${sources[variant % sources.length]!}`,
+    '-t',
+    '3',
+    '-vf',
+    `hue=h=${(variant * 67) % 360}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-movflags',
+    '+faststart',
+    file,
+  ];
+  const ok = await new Promise<boolean>((resolve) => {
+    const p = spawn(ffmpeg, args, { stdio: 'ignore' });
+    p.on('error', () => resolve(false));
+    p.on('exit', (code) => resolve(code === 0));
+  });
+  if (!ok) return null;
+  const bytes = fs.readFileSync(file);
+  fs.rmSync(file, { force: true });
+  return bytes;
+}
+
+export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
+  const started = performance.now();
+  const notes: string[] = [];
+  const counts: Record<string, number> = {};
+  const bump = (k: string) => (counts[k] = (counts[k] ?? 0) + 1);
+  if (await alreadySeeded(opts.database)) {
+    opts.log.info('demo data already present; nothing to seed');
+    return { skipped: true, seconds: 0, counts, notes };
+  }
+  const end = opts.now ?? new Date();
+  const rand = rng(2023);
+  const historyHours = Math.max(...DEMO_BOUNTIES.map((b) => b.postedHoursAgo)) + 24;
+  const clock = new TestClock(new Date(end.getTime() - historyHours * HOUR));
+  const jobs = new RecordingJobQueue();
+  const app: FastifyInstance = await buildApp({
+    config: { ...opts.config, LOG_LEVEL: 'warn' },
+    database: opts.database,
+    clock,
+    jobs,
+    // The seed is one client doing the work of many: no limits for it.
+    rateLimiter: new RateLimiter(new MemoryRateStore(clock), ['127.0.0.1', '::1']),
+    logStream: { write: () => undefined },
+  });
+  await app.ready();
+  const has = (method: 'GET' | 'POST' | 'PUT', url: string) => app.hasRoute({ method, url });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bh-seed-'));
+
+  async function call<T>(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    o: { token?: string; body?: unknown; raw?: Buffer; type?: string } = {},
+  ): Promise<T> {
+    const res = await app.inject({
+      method,
+      url,
+      headers: {
+        ...(o.token ? { authorization: `Bearer ${o.token}` } : {}),
+        ...(o.type ? { 'content-type': o.type } : {}),
+      },
+      ...(o.raw ? { payload: o.raw } : o.body !== undefined ? { payload: o.body as object } : {}),
+    });
+    if (res.statusCode >= 300)
+      throw new ApiError(
+        res.statusCode,
+        `${method} ${url} answered ${res.statusCode}: ${res.body}`,
+      );
+    return (res.body ? res.json() : undefined) as T;
+  }
+
+  /** Runs the queued media jobs now (previews must exist); hands the rest to the server's queue. */
+  async function runJobs() {
+    while (jobs.sent.length > 0) {
+      const job = jobs.sent.shift()!;
+      const def = jobDefinitions.find((d) => d.name === job.name);
+      if (def && job.name.startsWith('media.')) {
+        await def.handler(app.ctx, job.payload);
+      } else if (opts.jobs) {
+        await opts.jobs.send(job.name, job.payload, job.opts);
+      }
+    }
+  }
+
+  const closeJob = jobDefinitions.find((d) => d.name === CLOSE_ROUNDS_JOB);
+  async function closeRounds() {
+    if (closeJob) await closeJob.handler(app.ctx, {});
+  }
+
+  let artSeed = 1;
+  async function uploadImage(actor: Actor, w: number, h: number, caption?: string) {
+    const jpeg = await artJpeg(artSeed++, w, h, caption);
+    const { key } = await call<{ key: string }>('POST', '/media/image', {
+      token: actor.token,
+      raw: jpeg,
+      type: 'image/jpeg',
+    });
+    bump('images');
+    return key;
+  }
+  const ffmpeg = opts.config.FFMPEG_PATH;
+  let videoOk = has('POST', '/media/video');
+  let videoVariant = 0;
+  async function uploadVideo(actor: Actor): Promise<string | null> {
+    if (!videoOk) return null;
+    const bytes = await makeVideo(ffmpeg, videoVariant++, tmp);
+    if (!bytes) {
+      videoOk = false;
+      notes.push('ffmpeg is missing or failed: video claims and posts were made as images');
+      opts.log.warn('demo seed: ffmpeg not available; video claims and posts are images instead');
+      return null;
+    }
+    try {
+      const { key } = await call<{ key: string }>('POST', '/media/video', {
+        token: actor.token,
+        raw: bytes,
+        type: 'video/mp4',
+      });
+      await runJobs();
+      bump('videos');
+      return key;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 503) {
+        videoOk = false;
+        notes.push('video uploads are unavailable (503): video claims were made as images');
+        return null;
+      }
+      throw err;
+    }
+  }
+
+  async function signUp(email: string, hunter: boolean): Promise<Actor> {
+    const user = await call<{ userId: number }>('POST', '/user', {
+      body: { email, password: DEMO_PASSWORD, hunter },
+    });
+    const { token } = await call<{ token: string }>('POST', '/auth', {
+      body: { email, password: DEMO_PASSWORD },
+    });
+    return { email, token, userId: user.userId };
+  }
+
+  const canMedia = has('POST', '/media/image');
+  const canBounties = has('POST', '/bounty') && has('POST', '/claim') && has('POST', '/vote');
+  if (!canMedia) notes.push('POST /media/image is not available: no pictures, posts or claims');
+  if (!canBounties) notes.push('POST /bounty, /claim or /vote is not available: no bounties');
+  for (const n of notes) opts.log.warn(`demo seed: ${n}`);
+
+  try {
+    // ---- the cast --------------------------------------------------------------------
+    const members: (Actor & { keenness: number; silver: number })[] = [];
+    for (const m of DEMO_MEMBERS) {
+      const a = await signUp(m.email, false);
+      if (has('PUT', '/user/handle'))
+        await call('PUT', '/user/handle', { token: a.token, body: { handle: m.handle } });
+      await call('PUT', '/user/membership/2', { token: a.token });
+      const user = await call<{ silver: number }>('POST', '/user/membership', {
+        token: a.token,
+        body: {
+          number: SANDBOX_CARD,
+          cvv: '123',
+          month: 12,
+          year: end.getUTCFullYear() + 3,
+          name: m.handle,
+          zip: '10001',
+        },
+      });
+      members.push({ ...a, keenness: m.keenness, silver: user.silver });
+      bump('members');
+    }
+    const hunters: (Actor & { hunterId: number; appeal: number })[] = [];
+    for (const h of DEMO_HUNTERS) {
+      const a = await signUp(h.email, true);
+      const me = await call<{ hunter: { hunterId: number } }>('GET', '/user', { token: a.token });
+      if (has('PUT', '/user/handle'))
+        await call('PUT', '/user/handle', { token: a.token, body: { handle: h.handle } });
+      if (has('PUT', '/hunter/stagename'))
+        await call('PUT', '/hunter/stagename', {
+          token: a.token,
+          body: { stagename: h.stagename },
+        });
+      if (has('PUT', '/hunter/bio'))
+        await call('PUT', '/hunter/bio', { token: a.token, body: { bio: h.bio } });
+      if (canMedia && has('PUT', '/hunter/picture')) {
+        const picture = await uploadImage(a, 400, 400, h.stagename.split(' ')[0]);
+        await call('PUT', '/hunter/picture', { token: a.token, body: { picture } });
+      }
+      if (canMedia && has('PUT', '/hunter/banner')) {
+        const banner = await uploadImage(a, 1500, 500);
+        await call('PUT', '/hunter/banner', { token: a.token, body: { banner } });
+      }
+      hunters.push({ ...a, hunterId: me.hunter.hunterId, appeal: h.appeal });
+      bump('hunters');
+    }
+
+    // ---- the history, as timed events ------------------------------------------------
+    type Event = { at: number; run: () => Promise<void> };
+    const events: Event[] = [];
+    const roundEnds: number[] = [];
+    const now = end.getTime();
+
+    if (canMedia && has('POST', '/post')) {
+      for (const [i, h] of hunters.entries()) {
+        for (let p = 0; p < 2; p++) {
+          const at = now - (historyHours - 20) * HOUR * rand();
+          const video = p === 1 && i % 5 === 2;
+          events.push({
+            at,
+            run: async () => {
+              const file =
+                (video ? await uploadVideo(h) : null) ?? (await uploadImage(h, 900, 900));
+              await call('POST', '/post', {
+                token: h.token,
+                body: { text: DEMO_POST_TEXTS[(i + p) % DEMO_POST_TEXTS.length], fileName: file },
+              });
+              bump('posts');
+            },
+          });
+        }
+      }
+    }
+
+    /** Hunters for a round, the likeable ones more often; never the demo hunter in active rounds. */
+    function pickHunters(count: number, allowDemo: boolean) {
+      const pool = hunters.filter((_, i) => allowDemo || i !== 0);
+      const chosen: typeof hunters = [];
+      while (chosen.length < Math.min(count, pool.length)) {
+        const h = pool[Math.floor(rand() * pool.length)]!;
+        if (!chosen.includes(h) && rand() < 0.3 + h.appeal * 0.7) chosen.push(h);
+      }
+      return chosen;
+    }
+
+    function planRound(
+      b: DemoBounty,
+      state: { bountyId?: number; round: number },
+      number: number,
+      start: number,
+      hours: number,
+      claims: number,
+    ) {
+      const finish = start + hours * HOUR;
+      roundEnds.push(finish);
+      const open = Math.min(finish, now) - start;
+      const video = b.mediaType === 2 || b.mediaType === 4;
+      for (const [k, h] of pickHunters(claims, finish < now).entries()) {
+        const at = start + open * (0.1 + (0.6 * (k + rand() * 0.5)) / Math.max(1, claims));
+        const claim: { id?: number } = {};
+        events.push({
+          at,
+          run: async () => {
+            if (state.bountyId === undefined || state.round !== number) return;
+            const media =
+              (video && k % 2 === 0 ? await uploadVideo(h) : null) ??
+              (await uploadImage(h, 1200, 900, b.title));
+            const c = await call<{ claimId: number }>('POST', '/claim', {
+              token: h.token,
+              body: { bountyId: state.bountyId, roundId: number, media, multiple: false },
+            });
+            claim.id = c.claimId;
+            bump('claims');
+          },
+        });
+        // Voters come while the round runs; likeable hunters please more of them, more.
+        for (const m of members) {
+          if (rand() > m.keenness * (0.35 + 0.65 * h.appeal)) continue;
+          const voteAt = at + (Math.min(finish, now) - at) * (0.05 + 0.9 * rand());
+          const value = Math.max(1, Math.min(5, Math.round(1 + h.appeal * 3 + (rand() - 0.5) * 2)));
+          events.push({
+            at: voteAt,
+            run: async () => {
+              if (claim.id === undefined || m.silver < value) return;
+              try {
+                const r = await call<{ silver?: number }>('POST', '/vote', {
+                  token: m.token,
+                  body: { claimId: claim.id, votes: value },
+                });
+                m.silver = typeof r?.silver === 'number' ? r.silver : m.silver - value;
+                bump('votes');
+              } catch (err) {
+                // Out of silver or the round just closed: a real voter would shrug too.
+                if (!(err instanceof ApiError) || ![402, 409].includes(err.status)) throw err;
+              }
+            },
+          });
+        }
+      }
+    }
+
+    if (canBounties) {
+      for (const [i, b] of DEMO_BOUNTIES.entries()) {
+        const posted = now - b.postedHoursAgo * HOUR;
+        const poster = members[i % 7 === 3 ? 0 : 1 + (i % (members.length - 1))]!;
+        const state: { bountyId?: number; round: number } = { round: 1 };
+        events.push({
+          at: posted,
+          run: async () => {
+            if (poster.silver < (b.amount ?? 0)) return;
+            const bounty = await call<{ bountyId: number }>('POST', '/bounty', {
+              token: poster.token,
+              body: {
+                title: b.title,
+                seconds: b.hours * 3600,
+                amount: b.amount ?? 0,
+                mediaType: b.mediaType ?? 1,
+              },
+            });
+            poster.silver -= b.amount ?? 0;
+            state.bountyId = bounty.bountyId;
+            bump('bounties');
+          },
+        });
+        planRound(b, state, 1, posted, b.hours, b.claims);
+        if (b.furtherRound) {
+          const fr = b.furtherRound;
+          const start = posted + (b.hours + fr.afterHours) * HOUR;
+          if (start < now) {
+            events.push({
+              at: start,
+              run: async () => {
+                if (state.bountyId === undefined) return;
+                await call('POST', `/bounty/${state.bountyId}/round`, {
+                  token: poster.token,
+                  body: { seconds: fr.hours * 3600 },
+                });
+                state.round = 2;
+                bump('furtherRounds');
+              },
+            });
+            planRound(b, state, 2, start + 60_000, fr.hours, fr.claims);
+          }
+        }
+      }
+    }
+
+    events.sort((a, b) => a.at - b.at);
+    roundEnds.sort((a, b) => a - b);
+    let nextEnd = 0;
+    for (const e of events) {
+      clock.set(new Date(e.at));
+      if (nextEnd < roundEnds.length && roundEnds[nextEnd]! <= e.at) {
+        while (nextEnd < roundEnds.length && roundEnds[nextEnd]! <= e.at) nextEnd++;
+        await closeRounds();
+      }
+      await e.run();
+    }
+    clock.set(end);
+    await closeRounds();
+    await runJobs();
+
+    // Sessions made for seeding end here; the README's accounts sign in with their password.
+    for (const a of [...members, ...hunters])
+      await call('DELETE', `/auth/${encodeURIComponent(a.token)}`, { token: a.token });
+  } finally {
+    await app.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  const seconds = (performance.now() - started) / 1000;
+  opts.log.info(
+    { counts, seconds: Math.round(seconds * 10) / 10 },
+    'demo data seeded (README: demo accounts)',
+  );
+  return { skipped: false, seconds, counts, notes };
+}
