@@ -365,6 +365,8 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
     ) {
       const finish = start + hours * HOUR;
       roundEnds.push(finish);
+      // Claims carry media: without the media pipeline there are none.
+      if (!canMedia) return;
       const open = Math.min(finish, now) - start;
       const video = b.mediaType === 2 || b.mediaType === 4;
       for (const [k, h] of pickHunters(claims, finish < now).entries()) {

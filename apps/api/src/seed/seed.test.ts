@@ -1,0 +1,144 @@
+/** The demo seed fills a fresh database through the API, once, and the product answers with it. */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/helper';
+import { queryRows } from '../db/client';
+import { loadConfig } from '../env';
+import { DEMO_HUNTER_EMAIL, DEMO_MEMBER_EMAIL, DEMO_PASSWORD } from './demo-data';
+import { seedDemo, shouldSeedAtStart, type SeedResult } from './seed';
+
+interface FeedBounty {
+  bountyId: number;
+  title: string;
+  status: string;
+  roundCount: number;
+  rounds: {
+    roundId: number;
+    endDate: string | null;
+    claims: { claimId: number; votes: number; media: string }[];
+  }[];
+}
+
+describe('demo seed', () => {
+  let t: TestApp;
+  let result: SeedResult;
+  const silent = { info: () => undefined, warn: () => undefined };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    result = await seedDemo({ config: t.config, database: t.db.handle, log: silent });
+  }, 240_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const withMedia = () => t.app.hasRoute({ method: 'POST', url: '/media/image' });
+  const withBounties = () => t.app.hasRoute({ method: 'POST', url: '/bounty/search' });
+
+  it('seeds members and hunters, in well under a minute of work', () => {
+    expect(result.skipped).toBe(false);
+    expect(result.counts.members).toBe(8);
+    expect(result.counts.hunters).toBe(12);
+  });
+
+  it('lets the README accounts sign in; the member is active with silver left', async () => {
+    for (const email of [DEMO_MEMBER_EMAIL, DEMO_HUNTER_EMAIL]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/auth',
+        payload: { email, password: DEMO_PASSWORD },
+      });
+      expect(res.statusCode).toBe(200);
+      if (email !== DEMO_MEMBER_EMAIL) continue;
+      const me = await t.app.inject({
+        method: 'GET',
+        url: '/user',
+        headers: { authorization: `Bearer ${res.json().token}` },
+      });
+      const user = me.json().user;
+      expect(new Date(user.active).getTime()).toBeGreaterThan(Date.now());
+      expect(user.silver).toBeGreaterThan(50);
+    }
+  });
+
+  it('answers a hunter profile with its seeded bio and stage name', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/hunter/handle/lunafox' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    const hunter = body.hunter ?? body;
+    expect(hunter.stagename).toBe('Luna Fox');
+    expect(hunter.bio).toMatch(/Night skies/);
+    if (withMedia()) expect(hunter.picture).toMatch(/^i-/);
+  });
+
+  it('fills the feed with bounties in every round state, and claims whose media exist', async () => {
+    if (!withBounties()) return expect(result.notes.join(' ')).toMatch(/no bounties/);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/bounty/search',
+      payload: { term: '', limit: 50 },
+    });
+    expect(res.statusCode).toBe(200);
+    const feed = res.json() as FeedBounty[];
+    expect(feed.length).toBeGreaterThanOrEqual(25);
+    const now = Date.now();
+    const lastRound = (b: FeedBounty) => b.rounds[b.rounds.length - 1]!;
+    expect(feed.some((b) => b.status === 'decided')).toBe(true);
+    expect(feed.some((b) => new Date(lastRound(b).endDate!).getTime() > now)).toBe(true);
+    expect(feed.some((b) => b.roundCount === 2 && b.status === 'decided')).toBe(true);
+    expect(feed.some((b) => b.roundCount === 2 && b.status === 'open')).toBe(true);
+    const hours = await queryRows<{ h: number }>(
+      t.db.handle.db,
+      sql`select distinct round(extract(epoch from (r.end_date - r.created_at)) / 3600)::int as h
+          from rounds r where r.number = 1`,
+    );
+    expect(hours.map((r) => r.h).sort((a, b) => a - b)).toEqual([8, 24, 168, 720]);
+    if (!withMedia()) return;
+
+    const claims = feed.flatMap((b) => b.rounds.flatMap((r) => r.claims));
+    expect(claims.length).toBeGreaterThan(60);
+    // Votes spread so ranks differ within rounds.
+    const spread = feed.filter((b) => new Set(b.rounds[0]!.claims.map((c) => c.votes)).size > 1);
+    expect(spread.length).toBeGreaterThan(10);
+    const claim = claims.find((c) => c.media.startsWith('i-'))!;
+    const page = await t.app.inject({ method: 'GET', url: `/claim/${claim.claimId}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.json().media).toBe(claim.media);
+    for (const suffix of ['-t.webp', '-f.webp']) {
+      const file = await t.app.inject({ method: 'GET', url: `/media/${claim.media}${suffix}` });
+      expect(file.statusCode).toBe(200);
+    }
+  });
+
+  it('does nothing the second time', async () => {
+    const before = await queryRows<{ n: number }>(
+      t.db.handle.db,
+      sql`select count(*)::int as n from users`,
+    );
+    const again = await seedDemo({ config: t.config, database: t.db.handle, log: silent });
+    expect(again.skipped).toBe(true);
+    const after = await queryRows<{ n: number }>(
+      t.db.handle.db,
+      sql`select count(*)::int as n from users`,
+    );
+    expect(after[0]!.n).toBe(before[0]!.n);
+  });
+
+  it('seeds at start-up only a brand-new embedded database, unless SEED_DEMO says otherwise', () => {
+    const cfg = (env: Record<string, string>) => loadConfig({ DATA_DIR: '/tmp/x', ...env });
+    expect(shouldSeedAtStart(cfg({}), 'pglite', true)).toBe(true);
+    expect(shouldSeedAtStart(cfg({}), 'pglite', false)).toBe(false);
+    expect(shouldSeedAtStart(cfg({ SEED_DEMO: '0' }), 'pglite', true)).toBe(false);
+    expect(shouldSeedAtStart(cfg({ DATABASE_URL: 'postgres://x@h/db' }), 'postgres', true)).toBe(
+      false,
+    );
+    expect(
+      shouldSeedAtStart(
+        cfg({ DATABASE_URL: 'postgres://x@h/db', SEED_DEMO: '1' }),
+        'postgres',
+        true,
+      ),
+    ).toBe(true);
+    expect(shouldSeedAtStart(cfg({ DATABASE_URL: 'memory://' }), 'pglite', true)).toBe(false);
+  });
+});
