@@ -327,6 +327,8 @@ async function drive(server: Server, req: Request, seconds: number): Promise<Res
 
 async function measure(server: Server, ep: Endpoint, fx: Fixtures): Promise<Measure> {
   const req = ep.request(fx, server.name);
+  // Requests left queued by the previous endpoint's run finish before this one starts.
+  await fetch(`${server.base}/health`, { signal: AbortSignal.timeout(120_000) }).catch(() => null);
   if (opts.warmup > 0) await drive(server, req, opts.warmup);
   resetPeakRss(server.proc.pid!);
   const r = await drive(server, req, opts.duration);
@@ -447,6 +449,8 @@ interface EndpointResult {
   floor?: Measure;
   ratio?: number;
   sameJson?: boolean;
+  /** Status of the product's answer to the fixed sample request. */
+  sampleStatus?: number;
 }
 
 interface PhaseResult {
@@ -508,6 +512,7 @@ async function runPhase(target: Target): Promise<PhaseResult> {
         `product ${ep.label}: ${res.product.rps} req/s, p50 ${res.product.p50} ms, p99 ${res.product.p99} ms, ` +
           `non-2xx ${res.product.non2xx}, peak RSS ${res.product.peakRssMb} MB`,
       );
+      res.sampleStatus = (productSamples[ep.name] as { status?: number } | undefined)?.status;
       if (ep.sample)
         res.sameJson = same(
           (productSamples[ep.name] as { body: unknown }).body,
@@ -550,6 +555,8 @@ async function runPhase(target: Target): Promise<PhaseResult> {
 
 interface DbResult {
   db: 'postgres' | 'pglite';
+  /** Set when the run stopped early; the phases measured before it are kept. */
+  error?: string;
   phases: PhaseResult[];
   scaling: {
     endpoint: string;
@@ -599,6 +606,9 @@ async function runDb(kind: 'postgres' | 'pglite'): Promise<DbResult> {
         });
       }
     }
+  } catch (err) {
+    out.error = err instanceof Error ? err.message : String(err);
+    log(`${kind} run stopped: ${out.error}`);
   } finally {
     await target.drop();
   }
@@ -705,19 +715,32 @@ if (smoke) {
 }
 // A smoke run fails when an endpoint that exists answered errors or vote totals went wrong.
 const broken = runs.flatMap((r) =>
-  r.phases.flatMap((p) => [
-    ...p.endpoints
-      .filter(
-        (e) =>
-          e.product && (e.product.non2xx > 0 || e.product.errors > 0 || e.product.requests === 0),
-      )
-      .map(
-        (e) =>
-          `${r.db} ${p.claims} claims: ${e.label} had ${e.product!.non2xx} non-2xx, ${e.product!.errors} errors`,
-      ),
-    ...(p.voteCheck && !p.voteCheck.exact ? [`${r.db}: vote totals do not equal a recount`] : []),
-  ]),
+  r.phases
+    .flatMap((p) => [
+      ...p.endpoints
+        .filter(
+          (e) =>
+            e.product &&
+            (e.product.non2xx > 0 ||
+              e.product.errors > 0 ||
+              (e.sampleStatus !== undefined && e.sampleStatus !== 200)),
+        )
+        .map(
+          (e) =>
+            `${r.db} ${p.claims} claims: ${e.label} had ${e.product!.non2xx} non-2xx, ${e.product!.errors} errors, sample status ${e.sampleStatus ?? '–'}`,
+        ),
+      ...(p.voteCheck && !p.voteCheck.exact ? [`${r.db}: vote totals do not equal a recount`] : []),
+    ])
+    .concat(r.error ? [`${r.db}: ${r.error}`] : []),
 );
+// No answer within the window is a machine too busy to measure, not a broken endpoint.
+for (const r of runs)
+  for (const p of r.phases)
+    for (const e of p.endpoints)
+      if (e.product && e.product.requests === 0)
+        log(
+          `warning: ${r.db} ${p.claims} claims: ${e.label} completed no request in ${opts.duration} s`,
+        );
 if (broken.length) {
   for (const b of broken) log(`PROBLEM: ${b}`);
   process.exit(1);

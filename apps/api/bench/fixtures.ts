@@ -133,19 +133,23 @@ export interface VoteCheck {
 
 /** Totals equal a fresh recount, no balance is negative, every balance matches its ledger. */
 export async function checkVotes(q: RawDb): Promise<VoteCheck> {
+  // Grouped joins rather than correlated subqueries: one pass over millions of votes.
   const [r] = await q.query<Omit<VoteCheck, 'exact'>>(
     `select
        (select count(*)::int from votes) as votes,
        (select count(*)::int from claims c
-         where c.votes <> coalesce((select sum(value) from votes v where v.claim_id = c.id), 0))
-         as "claimMismatches",
-       (select count(*)::int from users u where u.role = 1
-         and u.votes <> coalesce((select sum(value) from votes v where v.user_id = u.id), 0))
-         as "memberMismatches",
+          left join (select claim_id, sum(value) as s from votes group by claim_id) v
+            on v.claim_id = c.id
+         where c.votes <> coalesce(v.s, 0)) as "claimMismatches",
+       (select count(*)::int from users u
+          left join (select user_id, sum(value) as s from votes group by user_id) v
+            on v.user_id = u.id
+         where u.role = 1 and u.votes <> coalesce(v.s, 0)) as "memberMismatches",
        (select count(*)::int from users where silver < 0) as "negativeBalances",
-       (select count(*)::int from users u where exists (select 1 from silver_ledger l where l.user_id = u.id)
-         and u.silver <> (select sum(delta) from silver_ledger l where l.user_id = u.id))
-         as "ledgerMismatches"`,
+       (select count(*)::int from users u
+          join (select user_id, sum(delta) as s from silver_ledger group by user_id) l
+            on l.user_id = u.id
+         where u.silver <> l.s) as "ledgerMismatches"`,
   );
   return {
     ...r!,

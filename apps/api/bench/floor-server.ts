@@ -1,6 +1,6 @@
 /**
  * The floor: a bare Fastify server answering the benchmarked endpoints with the same SQL as
- * the product (modules/bounties and modules/users repositories) straight through
+ * the product (modules/bounties and modules/users repositories; keep them in step) straight through
  * node-postgres (PGlite when DATABASE_URL is pglite://), and the same JSON. No ORM, no
  * schema validation, no plugins: what the machine allows for this work.
  *
@@ -96,21 +96,21 @@ const SEARCH_BASE = `b.id, b.user_id, b.title, b.amount, b.media_type, b.round_c
   b.winner_claim_id, b.created_at,
   to_char(b.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key`;
 const SEARCH_ALL = `select ${SEARCH_BASE}, null as rank from bounties b
-  order by b.created_at desc, b.id desc limit $1`;
+  order by b.created_at desc nulls last, b.id desc nulls last limit $1`;
 const SEARCH_TERM = `select ${SEARCH_BASE}, ts_rank(b.search, to_tsquery('simple', $1)) as rank
   from bounties b where b.search @@ to_tsquery('simple', $1)
-  order by rank desc, b.created_at desc, b.id desc limit $2`;
+  order by rank desc, b.created_at desc nulls last, b.id desc nulls last limit $2`;
 const ROUNDS_WITH_CLAIMS = `select rr.bounty_id as r_bounty_id, rr.number as r_number,
     rr.end_date as r_end_date, x.*
   from rounds rr
   left join lateral (
     select ${CLAIM_COLUMNS} ${CLAIM_JOINS}
     where c.bounty_id = rr.bounty_id and c.round_number = rr.number
-    order by c.votes desc, c.created_at asc, c.id asc
+    order by c.votes desc nulls last, c.created_at asc, c.id asc
     limit $2
   ) x on true
   where rr.bounty_id = any($1::int4[])
-  order by rr.bounty_id, rr.number, x.votes desc, x.created_at asc, x.id asc`;
+  order by rr.bounty_id, rr.number, x.votes desc nulls last, x.created_at asc, x.id asc`;
 
 type Row = Record<string, unknown>;
 
@@ -236,7 +236,7 @@ app.get('/bounty/:id', async (req) => {
   const id = Number((req.params as { id: string }).id);
   const [row] = await db.query<Row>('select * from bounties where id = $1 limit 1', [id]);
   if (!row) throw new HttpError(404, 'Bounty not found.', 'BOUNTY_NOT_FOUND');
-  const rounds = await roundsOf([id], 100);
+  const rounds = await roundsOf([id], 500);
   return presentBounty(row, rounds.get(id) ?? []);
 });
 
