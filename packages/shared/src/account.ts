@@ -33,3 +33,27 @@ export function stripHandle(typed: string, max = 15): string {
 export function resetLink(publicWebUrl: string, code: string): string {
   return `${publicWebUrl.replace(/\/+$/, '')}/reset/${encodeURIComponent(code)}`;
 }
+
+/**
+ * Success snackbars of the settings forms. The handle, picture and biography texts are
+ * SPEC.md §2's; the others follow their tone.
+ */
+export const ACCOUNT_SUCCESS = {
+  email: 'Your email address has been successfully updated.',
+  password: 'Your password has been successfully updated.',
+  handle: 'Hooray! Your profile handle has been successfully updated.',
+  bio: 'Congrats! Your profile biography has been successfully updated.',
+  picture: 'Woot! Your profile picture has been successfully updated.',
+  stagename: 'Your stage name has been successfully updated.',
+  name: 'Your legal name has been successfully updated.',
+  address: 'Your address has been successfully updated.',
+  ssn: 'Your Social Security Number has been successfully saved.',
+  bank: 'Your direct deposit details have been successfully saved.',
+  identity: 'Thank you! Your identity documents were submitted and are pending review.',
+} as const;
+
+/** Upload failures of the identity form (SPEC.md §8). */
+export const IDENTITY_UPLOAD_ERRORS = {
+  idFront: 'Error uploading identification front',
+  idSelfie: 'Error uploading identification selfie',
+} as const;

@@ -1,115 +1,37 @@
 import { ROLE } from '@bountyhunt/shared/roles';
-import { notBuilt } from '../../components/not-built';
-import type { AppRoute } from '../../lib/routes';
+import type { AppRoute, GuardSpec } from '../../lib/routes';
 
 // /account/payment and /account/tokens belong to the billing feature.
-const everyone = { role: ROLE.any };
-const hunters = { role: ROLE.hunter };
+const everyone: GuardSpec = { role: ROLE.any };
+const hunters: GuardSpec = { role: ROLE.hunter };
+const settings = (path: string, guard: GuardSpec, page: AppRoute['page']): AppRoute => ({
+  path,
+  layout: 'body',
+  showLogin: true,
+  guard,
+  page,
+});
 
 export const routes: AppRoute[] = [
-  {
-    path: '/account',
-    layout: 'body',
-    showLogin: true,
-    guard: everyone,
-    page: notBuilt('Settings'),
-  },
-  {
-    path: '/account/email',
-    layout: 'body',
-    showLogin: true,
-    guard: everyone,
-    page: notBuilt('Change Email'),
-  },
-  {
-    path: '/account/password',
-    layout: 'body',
-    showLogin: true,
-    guard: everyone,
-    page: notBuilt('Change Password'),
-  },
-  {
-    path: '/account/handle',
-    layout: 'body',
-    showLogin: true,
-    guard: everyone,
-    page: notBuilt('Handle'),
-  },
-  {
-    path: '/account/bio',
-    layout: 'body',
-    showLogin: true,
-    guard: hunters,
-    page: notBuilt('Create Your Biography'),
-  },
-  {
-    path: '/account/picture',
-    layout: 'body',
-    showLogin: true,
-    guard: hunters,
-    page: notBuilt('Set Your Profile Picture'),
-  },
-  {
-    path: '/account/stagename',
-    layout: 'body',
-    showLogin: true,
-    guard: hunters,
-    page: notBuilt('Stage Name'),
-  },
-  {
-    path: '/account/name',
-    layout: 'body',
-    showLogin: true,
-    guard: hunters,
-    page: notBuilt('Legal Name'),
-  },
-  {
-    path: '/account/address',
-    layout: 'body',
-    showLogin: true,
-    guard: hunters,
-    page: notBuilt('Address'),
-  },
-  {
-    path: '/account/ssn',
-    layout: 'body',
-    showLogin: true,
-    guard: hunters,
-    page: notBuilt('Social Security Number'),
-  },
-  {
-    path: '/account/identity',
-    layout: 'body',
-    showLogin: true,
-    guard: hunters,
-    page: notBuilt('Identity Verification'),
-  },
-  {
-    path: '/account/bank',
-    layout: 'body',
-    showLogin: true,
-    guard: hunters,
-    page: notBuilt('Direct Deposit'),
-  },
-  {
-    path: '/signup/handle/user',
-    layout: 'body',
-    showLogin: true,
-    guard: { role: ROLE.member },
-    page: notBuilt('Create Public User Handle'),
-  },
-  {
-    path: '/enrollment/handle',
-    layout: 'body',
-    showLogin: true,
-    guard: hunters,
-    page: notBuilt('Create Your Handle'),
-  },
-  {
-    path: '/enrollment/stagename',
-    layout: 'body',
-    showLogin: true,
-    guard: hunters,
-    page: notBuilt('Confirm Stage Name'),
-  },
+  settings('/account', everyone, () => import('./pages/account-home')),
+  settings('/account/email', everyone, () => import('./pages/email-page')),
+  settings('/account/password', everyone, () => import('./pages/password-page')),
+  settings('/account/handle', everyone, () => import('./pages/handle-page')),
+  settings('/account/bio', hunters, () => import('./pages/bio-page')),
+  settings('/account/picture', hunters, () => import('./pages/picture-page')),
+  settings('/account/stagename', hunters, () => import('./pages/stagename-page')),
+  settings('/account/name', hunters, () => import('./pages/name-page')),
+  settings('/account/address', hunters, () => import('./pages/address-page')),
+  settings('/account/ssn', hunters, () => import('./pages/ssn-page')),
+  settings('/account/identity', hunters, () => import('./pages/identity-page')),
+  settings('/account/bank', hunters, () => import('./pages/bank-page')),
+  // Member sign-up step 3 (the signup flow is for members only, SPEC.md §6).
+  settings(
+    '/signup/handle/user',
+    { role: ROLE.member },
+    () => import('./pages/signup-handle-page'),
+  ),
+  // Creator enrollment steps 2 and 3.
+  settings('/enrollment/handle', hunters, () => import('./pages/enrollment-handle-page')),
+  settings('/enrollment/stagename', hunters, () => import('./pages/enrollment-stagename-page')),
 ];

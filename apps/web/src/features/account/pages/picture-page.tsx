@@ -1,0 +1,50 @@
+import { ACCOUNT_SUCCESS } from '@bountyhunt/shared/account';
+import { MSG, MSGF } from '@bountyhunt/shared/messages';
+import { useState } from 'react';
+import { mediaBaseUrl } from '../../../lib/config';
+import { useSession } from '../../../lib/session';
+import { putPicture } from '../api/account-calls';
+import { formError, useFormFlow } from '../components/form-flow';
+import { ImageUpload } from '../components/image-upload';
+import { SettingsForm } from '../components/settings-form';
+
+/** /account/picture: 'Set Your Profile Picture', Upload Photo, Submit Profile Picture (SPEC.md §2). */
+export default function PicturePage() {
+  const { hunter, update } = useSession();
+  const flow = useFormFlow(ACCOUNT_SUCCESS.picture);
+  const [key, setKey] = useState<string | null>(null);
+  const current = hunter?.picture ? `${mediaBaseUrl()}${hunter.picture}-t.webp` : null;
+
+  const onSubmit = () =>
+    flow.submit(async () => {
+      if (!key) return MSG.pictureRequired;
+      const res = await putPicture(key);
+      if (res.status === 200) {
+        update({ hunter: res.data });
+        return null;
+      }
+      return formError(res, (s) => MSGF.settingOther('profile picture', s));
+    });
+
+  return (
+    <SettingsForm
+      title="Set Your Profile Picture"
+      intro="A clear, friendly picture helps members recognise you. It is cropped to a square."
+      flow={flow}
+      submitLabel="Submit Profile Picture"
+      onSubmit={onSubmit}
+      skippable
+    >
+      <ImageUpload
+        label="Upload Photo"
+        currentUrl={current}
+        testId="picture-file"
+        onChange={(k) => {
+          setKey(k);
+          flow.clearError();
+        }}
+        onError={(status) => flow.setError(MSGF.settingOther('profile picture', status))}
+      />
+    </SettingsForm>
+  );
+}
