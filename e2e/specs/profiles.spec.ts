@@ -128,7 +128,7 @@ describe('profile page', () => {
     await page.getByRole('link', { name: 'Edit' }).click();
     await page.waitForURL('**/profile/edit');
     await page.goto(b.url('/profile'));
-    await page.getByRole('link', { name: 'Post', exact: true }).first().click();
+    await page.getByRole('main').getByRole('link', { name: 'Post', exact: true }).first().click();
     await page.waitForURL('**/profile/post');
   });
 

@@ -36,11 +36,7 @@ export function ClaimBar({ claim }: { claim: ProfileClaim }) {
 function ClaimCard({ claim }: { claim: ProfileClaim }) {
   return (
     <Paper sx={{ overflow: 'hidden' }} data-testid="feed-claim">
-      <CardActionArea
-        component={RouterLink}
-        to={`/claim/${claim.claimId}`}
-        aria-label={`Claim on ${claim.bounty.title}, ranked ${ordinal(claim.rank)} with ${claim.votes} votes`}
-      >
+      <CardActionArea component={RouterLink} to={`/claim/${claim.claimId}`}>
         <MediaTile mediaKey={claim.media} alt={`Claim on ${claim.bounty.title}`} />
         <Typography
           variant="body2"
