@@ -1,5 +1,5 @@
 /** Hunter profiles and posts (issue 8): profile page, create post, edit profile, directory. */
-import { MSGF } from '@bountyhunt/shared/messages';
+import { MSG, MSGF } from '@bountyhunt/shared/messages';
 import { describe, expect, it } from 'vitest';
 import { api } from '../support/api';
 import { useBrowser } from '../support/browser';
@@ -275,6 +275,24 @@ describe('edit profile', () => {
     await page.getByText('Rooftop Rex').waitFor();
     await page.getByText('I climb things for the view.').waitFor();
     await page.getByRole('img', { name: `Banner of ${h.handle}` }).waitFor();
+  });
+  db('keeps the form with the SPEC.md message when the handle is taken', async () => {
+    const taken = await creator();
+    const h = await creator();
+    const page = await b.page({ token: h.token });
+    await page.goto(b.url('/profile/edit'));
+    const handle = page.getByLabel('Handle');
+    await handle.fill(`${taken.handle}!?`);
+    // Letters and digits only, stripped as typed.
+    expect(await handle.inputValue()).toBe(taken.handle);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(MSG.handleTaken).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/profile/edit');
+    await page.getByLabel('Biography').fill('Only the bio this time.');
+    await handle.fill(h.handle!);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL((u) => u.pathname === '/profile');
+    await page.getByText(MSG.bioSuccess).waitFor();
   });
 });
 

@@ -56,12 +56,17 @@ export default function EditProfilePage() {
     const b = bioSchema.safeParse({ bio });
     if (!b.success) return setError(`Biography: at most ${LIMITS.bio} characters.`);
 
-    const steps: { run: () => Promise<ApiResult<unknown>>; fail: (status: number) => string }[] =
-      [];
+    const steps: {
+      run: () => Promise<ApiResult<unknown>>;
+      fail: (status: number) => string;
+      /** SPEC.md §2's snackbar when this is the only change. */
+      done?: string;
+    }[] = [];
     if (h.data.handle !== hunterHandle(user, hunter))
       steps.push({
         run: () => accountCalls.handle(h.data.handle),
         fail: (st) => (st === 409 ? MSG.handleTaken : MSGF.handleOther(st)),
+        done: MSG.handleSuccess,
       });
     if (s.data.stagename !== (hunter?.stagename ?? null))
       steps.push({
@@ -72,11 +77,13 @@ export default function EditProfilePage() {
       steps.push({
         run: () => accountCalls.bio(b.data.bio),
         fail: (st) => MSGF.settingOther('biography', st),
+        done: MSG.bioSuccess,
       });
     if (picture)
       steps.push({
         run: () => accountCalls.picture(picture),
         fail: (st) => MSGF.settingOther('profile picture', st),
+        done: MSG.pictureSuccess,
       });
     if (banner)
       steps.push({
@@ -95,7 +102,8 @@ export default function EditProfilePage() {
       }
       await refresh();
       await queryClient.invalidateQueries({ queryKey: ['profiles'] });
-      if (steps.length) notify(PROFILE_UPDATED, 'success');
+      if (steps.length)
+        notify((steps.length === 1 && steps[0]!.done) || PROFILE_UPDATED, 'success');
       navigate('/profile');
     } finally {
       setSaving(false);
