@@ -86,6 +86,16 @@ export function testVideo(name: string, seconds = 2): string {
   return file;
 }
 
+/** Whether the product under test has the upload endpoints (401 without a token; 404 if not). */
+export async function mediaAvailable(): Promise<boolean> {
+  try {
+    const res = await fetch(`${API_URL}/media/image`, { method: 'POST' });
+    return res.status !== 404;
+  } catch {
+    return false;
+  }
+}
+
 /** Uploads a file through POST /media/image or /media/video; resolves with its key. */
 export async function upload(token: string, file: string): Promise<string> {
   const video = file.endsWith('.mp4');
