@@ -22,12 +22,9 @@ async function fillCard(page: Page, card: { number: string; expiry: string; cvv:
 
 async function currentUser(token: string) {
   return (
-    await api<{ user: { silver: number; active: string | null; membership: number } }>(
-      'GET',
-      '/user',
-      undefined,
-      token,
-    )
+    await api<{
+      user: { silver: number; active: string | null; membership: number; handle: string | null };
+    }>('GET', '/user', undefined, token)
   ).data.user;
 }
 
@@ -61,13 +58,10 @@ describe('signup plan and payment', () => {
     await page.waitForURL('**/signup/handle/user');
     expect((await currentUser(m.token)).membership).toBe(2);
 
-    // The handle step belongs to the accounts feature: use it when it is there, else skip it.
-    const handleInput = page.getByLabel(/handle/i).first();
-    if (await handleInput.isVisible().catch(() => false)) {
-      await page.getByRole('button', { name: 'Skip for Now' }).click();
-    } else {
-      await page.goto(b.url('/signup/payment'));
-    }
+    // Step 3 of 4 (the accounts feature's page): a public handle, then on to payment.
+    const handle = `m${Date.now().toString(36).slice(-8)}`;
+    await page.getByLabel('Handle').fill(handle);
+    await page.getByRole('button', { name: 'Next' }).click();
     await page.waitForURL('**/signup/payment');
     await expect.poll(() => page.getByTestId('step').textContent()).toBe('Step 4 of 4');
     await page.getByTestId('fee-text').waitFor();
@@ -116,6 +110,7 @@ describe('signup plan and payment', () => {
 
     const user = await currentUser(m.token);
     expect(user.silver).toBe(200);
+    expect(user.handle).toBe(handle);
     expect(new Date(user.active!).getTime()).toBeGreaterThan(Date.now() + 27 * 86400_000);
   });
 
