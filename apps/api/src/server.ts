@@ -4,6 +4,8 @@ import { Redis } from 'ioredis';
 import { buildApp, createLogger } from './app';
 import { createDatabase, runMigrations } from './db/client';
 import { ConfigError, loadConfig, type Config } from './env';
+import { PgBossJobQueue } from './jobs/pg-boss-queue';
+import { jobDefinitions } from './jobs/registry';
 import { systemClock } from './lib/clock';
 import { MemoryRateStore, RateLimiter, RedisRateStore, type RateStore } from './lib/rate-limiter';
 import { isBrandNew, seedDemo, shouldSeedAtStart } from './seed/seed';
@@ -36,12 +38,19 @@ if (config.REDIS_URL) {
 }
 const rateLimiter = new RateLimiter(store, config.rateLimitAllow);
 
-const app = await buildApp({ config, database, rateLimiter });
+// Durable jobs in the same database (pg-boss): schema installed before anything can send.
+const jobs = new PgBossJobQueue(database, log);
+await jobs.start();
 // Demo data on a brand-new embedded database (CONTRACT.md SEED_DEMO), before anyone can ask.
-if (shouldSeedAtStart(config, database.kind, brandNew)) await seedDemo({ config, database, log });
+if (shouldSeedAtStart(config, database.kind, brandNew)) {
+  await seedDemo({ config, database, log, jobs });
+}
+const app = await buildApp({ config, database, rateLimiter, jobs });
 const web = process.env.API_ONLY === '1' ? undefined : await buildWebServer(config, app.log);
 
 await app.listen({ port: config.API_PORT, host: config.HOST });
+// Workers and cron schedules of every feature (jobs/registry.ts).
+await jobs.work(app.ctx, jobDefinitions);
 if (web) await web.listen({ port: config.WEB_PORT, host: config.HOST });
 log.info(
   {
@@ -63,6 +72,8 @@ async function shutdown(signal: string) {
   timer.unref();
   try {
     await Promise.all([app.close(), web?.close()]);
+    // Running jobs get 10 s; one still running stays in the table and is retried later.
+    await jobs.stop(10_000);
     await store.close();
     await database.close();
     log.info('stopped');

@@ -1,0 +1,193 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp, createLogger } from '../app';
+import type { ServiceContext } from '../context';
+import { createTestDatabase, signUp, testConfig, type TestDatabase } from '../../test/helper';
+import { FFMPEG, FFPROBE, makeVideo, tmpFile } from '../../test/media-fixtures';
+import { mediaJobs } from '../modules/media/media.jobs';
+import { PgBossJobQueue } from './pg-boss-queue';
+import type { JobDefinition, JobRunInfo } from './types';
+
+const fast = {
+  pollingIntervalSeconds: 0.5,
+  heartbeatSeconds: 10,
+  superviseIntervalSeconds: 1,
+  statsIntervalSeconds: 0,
+};
+
+function quietLog() {
+  const lines: string[] = [];
+  const log = createLogger(
+    testConfig(),
+    new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }),
+  );
+  return { log, lines };
+}
+
+async function waitFor<T>(
+  fn: () => Promise<T | undefined | false> | T | undefined | false,
+  ms = 60_000,
+): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!().catch(() => undefined);
+});
+
+async function setup(): Promise<{ db: TestDatabase; ctx: ServiceContext; queue: PgBossJobQueue }> {
+  const db = await createTestDatabase();
+  const { log } = quietLog();
+  const queue = new PgBossJobQueue(db.handle, log as never, fast);
+  cleanups.push(() => db.drop());
+  cleanups.push(() => queue.stop(1000));
+  const ctx = { db: db.handle.db, log, jobs: queue } as unknown as ServiceContext;
+  return { db, ctx, queue };
+}
+
+describe('PgBossJobQueue', () => {
+  it('runs sent jobs once, with their payload, and counts them by state', async () => {
+    const { ctx, queue } = await setup();
+    const seen: object[] = [];
+    const def: JobDefinition = { name: 'test.echo', handler: async (_c, p) => void seen.push(p) };
+    await queue.work(ctx, [def]);
+    await queue.send('test.echo', { n: 1 });
+    await queue.send('test.echo', { n: 2 }, { startAfter: new Date(Date.now() + 1500) });
+    await waitFor(() => seen.length === 2);
+    expect(seen).toEqual([{ n: 1 }, { n: 2 }]);
+    const counts = await waitFor(async () => {
+      const c = await queue.counts();
+      return c['test.echo']?.completed === 2 && c;
+    });
+    expect(counts['test.echo']).toEqual({ completed: 2 });
+  });
+
+  it('retries a failing job with backoff and tells the handler its last attempt', async () => {
+    const { ctx, queue } = await setup();
+    const attempts: (JobRunInfo & { at: number })[] = [];
+    const def: JobDefinition = {
+      name: 'test.flaky',
+      retryLimit: 2,
+      retryDelaySeconds: 1,
+      retryBackoff: true,
+      handler: async (_c, _p, info) => {
+        attempts.push({ ...info!, at: Date.now() });
+        throw new Error('boom');
+      },
+    };
+    await queue.work(ctx, [def]);
+    await queue.send('test.flaky', {});
+    await waitFor(async () => (await queue.counts())['test.flaky']?.failed === 1);
+    expect(attempts.map((a) => [a.attempt, a.lastAttempt])).toEqual([
+      [1, false],
+      [2, false],
+      [3, true],
+    ]);
+    // Backoff: at least the base delay between attempts.
+    expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(900);
+    expect(attempts[2]!.at - attempts[1]!.at).toBeGreaterThanOrEqual(900);
+  });
+
+  it('an exclusive queue holds one job per key: duplicates are dropped, never run twice at once', async () => {
+    const { ctx, queue } = await setup();
+    let running = 0;
+    let maxRunning = 0;
+    let runs = 0;
+    const def: JobDefinition = {
+      name: 'test.exclusive',
+      policy: 'exclusive',
+      concurrency: 3,
+      handler: async () => {
+        running += 1;
+        runs += 1;
+        maxRunning = Math.max(maxRunning, running);
+        await new Promise((r) => setTimeout(r, 800));
+        running -= 1;
+      },
+    };
+    await queue.work(ctx, [def]);
+    await Promise.all(
+      [1, 2, 3, 4].map(() => queue.send('test.exclusive', {}, { singletonKey: 'k1' })),
+    );
+    await waitFor(async () => (await queue.counts())['test.exclusive']?.completed === 1);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(runs).toBe(1);
+    expect(maxRunning).toBe(1);
+  });
+
+  it('a restart during video processing loses no job', async () => {
+    const db = await createTestDatabase();
+    cleanups.push(() => db.drop());
+    const config = testConfig({ FFMPEG_PATH: FFMPEG, FFPROBE_PATH: FFPROBE });
+    cleanups.push(async () => fs.rmSync(config.dataDir, { recursive: true, force: true }));
+
+    // First "process": the worker picks the job up, then the process dies mid-way.
+    const first = quietLog();
+    const queue1 = new PgBossJobQueue(db.handle, first.log as never, fast);
+    await queue1.start();
+    const app1 = await buildApp({
+      config,
+      database: db.handle,
+      jobs: queue1,
+      logStream: new Writable({ write: (_c, _e, cb) => cb() }),
+    });
+    await app1.ready();
+    let picked = false;
+    const dying = mediaJobs.map((d) => ({
+      ...d,
+      handler: async () => {
+        picked = true;
+        await new Promise(() => undefined); // ffmpeg still running when the process dies
+      },
+    }));
+    await queue1.work(app1.ctx, dying);
+    const u = await signUp(app1);
+    const res = await app1.inject({
+      method: 'POST',
+      url: '/media/video',
+      headers: { ...u.auth, 'content-type': 'video/mp4' },
+      payload: makeVideo(tmpFile('r.mp4'), { seconds: 3 }),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const { key } = res.json();
+    await waitFor(() => picked);
+    expect((await queue1.counts())['media.video-preview']).toEqual({ active: 1 });
+    // Crash: no graceful wait, no completion; the job row stays active.
+    await queue1.boss.stop({ graceful: false, close: true, timeout: 1 });
+
+    // Second "process" on the same database: the lost job is retried and finishes.
+    const second = quietLog();
+    const queue2 = new PgBossJobQueue(db.handle, second.log as never, fast);
+    cleanups.push(() => queue2.stop(5000));
+    await queue2.start();
+    const app2 = await buildApp({
+      config,
+      database: db.handle,
+      jobs: queue2,
+      logStream: new Writable({ write: (_c, _e, cb) => cb() }),
+    });
+    cleanups.push(() => app2.close());
+    await app2.ready();
+    await queue2.work(
+      app2.ctx,
+      mediaJobs.map((d) => ({ ...d, retryDelaySeconds: 1 })),
+    );
+    const status = await waitFor(async () => {
+      const r = await app2.inject({ method: 'GET', url: `/media/${key}/status` });
+      return r.json().status !== 'processing' && r.json();
+    }, 90_000);
+    expect(status).toMatchObject({ key, status: 'ready' });
+    expect(fs.existsSync(path.join(config.dataDir, 'media', `${key}-p.mp4`))).toBe(true);
+    expect((await queue2.counts())['media.video-preview']).toEqual({ completed: 1 });
+    await app1.close();
+  }, 120_000);
+});

@@ -1,0 +1,209 @@
+/**
+ * The durable job queue: pg-boss in the application's own database (PGlite through its
+ * `fromPglite` adapter, or PostgreSQL with a small pool of its own). Jobs are rows, so they
+ * survive a restart; a job claimed by an instance that dies is retried once its heartbeat
+ * stops; failures retry with exponential backoff; each job is claimed by exactly one worker
+ * (SKIP LOCKED), and scheduled jobs use the `exclusive` policy so at most one of them is ever
+ * queued or running across all API instances.
+ */
+import { PgBoss, fromPglite, type ConstructorOptions, type Job } from 'pg-boss';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ServiceContext } from '../context';
+import type { DatabaseHandle } from '../db/client';
+import type { JobDefinition, JobQueue, SendOptions } from './types';
+
+export const JOB_SCHEMA = 'pgboss';
+export const DEFAULT_RETRY_LIMIT = 5;
+
+export interface PgBossQueueOptions {
+  /** Seconds without a heartbeat after which a running job counts as lost and is retried. */
+  heartbeatSeconds?: number;
+  /** How often the supervisor looks for lost and expired jobs. */
+  superviseIntervalSeconds?: number;
+  /** How often idle workers poll for new jobs. */
+  pollingIntervalSeconds?: number;
+  /** How often counts by state are logged (0: never). */
+  statsIntervalSeconds?: number;
+  /** Whether this instance runs cron schedules. */
+  schedule?: boolean;
+}
+
+export type JobCounts = Record<string, Record<string, number>>;
+
+export class PgBossJobQueue implements JobQueue {
+  readonly boss: PgBoss;
+  private readonly created = new Map<string, Promise<void>>();
+  private readonly definitions = new Map<string, JobDefinition>();
+  private statsTimer: NodeJS.Timeout | undefined;
+  private started = false;
+  private stopped = false;
+
+  constructor(
+    database: DatabaseHandle,
+    private readonly log: FastifyBaseLogger,
+    private readonly opts: PgBossQueueOptions = {},
+  ) {
+    const common: ConstructorOptions = {
+      schema: JOB_SCHEMA,
+      schedule: opts.schedule ?? true,
+      superviseIntervalSeconds: opts.superviseIntervalSeconds ?? 30,
+      monitorIntervalSeconds: opts.superviseIntervalSeconds ?? 30,
+      warningSlowQuerySeconds: 30,
+    };
+    if (database.kind === 'pglite') {
+      this.boss = new PgBoss({ ...common, db: fromPglite(database.pglite!), backend: 'pglite' });
+    } else {
+      const pool = database.pool!;
+      const opt = pool.options as { connectionString?: string };
+      this.boss = new PgBoss({ ...common, connectionString: opt.connectionString, max: 4 });
+    }
+    this.boss.on('error', (err: Error) =>
+      this.log.error({ err: { message: err.message, name: err.name } }, 'job queue error'),
+    );
+    this.boss.on('warning', (w: { message?: string }) =>
+      this.log.warn({ warning: w?.message }, 'job queue warning'),
+    );
+  }
+
+  /** Installs or migrates the pg-boss schema; sending works after this, workers after work(). */
+  async start(): Promise<void> {
+    if (this.started) return;
+    await this.boss.start();
+    this.started = true;
+  }
+
+  private policyOf(def: JobDefinition | undefined) {
+    if (def?.policy) return def.policy;
+    return def?.schedule ? 'exclusive' : 'standard';
+  }
+
+  /** createQueue() before send() (STACK.md); once per name per process. */
+  private ensureQueue(name: string): Promise<void> {
+    let pending = this.created.get(name);
+    if (!pending) {
+      const def = this.definitions.get(name);
+      pending = this.boss.createQueue(name, {
+        policy: this.policyOf(def),
+        retryLimit: def?.retryLimit ?? DEFAULT_RETRY_LIMIT,
+        retryDelay: def?.retryDelaySeconds ?? 5,
+        retryBackoff: def?.retryBackoff ?? true,
+        retryDelayMax: 3600,
+        heartbeatSeconds: this.opts.heartbeatSeconds ?? 30,
+        expireInSeconds: def?.expireInSeconds ?? 30 * 60,
+      });
+      pending.catch(() => this.created.delete(name));
+      this.created.set(name, pending);
+    }
+    return pending;
+  }
+
+  async send<P extends object>(name: string, payload: P, opts: SendOptions = {}): Promise<void> {
+    await this.start();
+    await this.ensureQueue(name);
+    await this.boss.send(name, payload, {
+      ...(opts.startAfter ? { startAfter: opts.startAfter } : {}),
+      ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
+    });
+  }
+
+  /**
+   * Starts a worker for every definition and the cron schedules; runs handlers with `ctx`.
+   * A handler that throws fails the attempt; pg-boss retries it with backoff.
+   */
+  async work(ctx: ServiceContext, definitions: JobDefinition[]): Promise<void> {
+    await this.start();
+    for (const def of definitions) this.definitions.set(def.name, def);
+    for (const def of definitions) {
+      await this.ensureQueue(def.name);
+      await this.boss.work<object>(
+        def.name,
+        {
+          pollingIntervalSeconds: this.opts.pollingIntervalSeconds ?? 2,
+          localConcurrency: def.concurrency ?? 1,
+        },
+        async (jobs: Job<object>[]) => {
+          for (const job of jobs) {
+            const started = Date.now();
+            try {
+              await def.handler(ctx, job.data ?? {}, {
+                attempt: job.retryCount + 1,
+                lastAttempt: job.retryCount >= (def.retryLimit ?? DEFAULT_RETRY_LIMIT),
+              });
+              this.log.info(
+                {
+                  job: def.name,
+                  id: job.id,
+                  attempt: job.retryCount + 1,
+                  ms: Date.now() - started,
+                },
+                'job done',
+              );
+            } catch (err) {
+              this.log.warn(
+                {
+                  job: def.name,
+                  id: job.id,
+                  attempt: job.retryCount + 1,
+                  err: { message: (err as Error).message },
+                },
+                'job failed; it will be retried while attempts remain',
+              );
+              throw err;
+            }
+          }
+        },
+      );
+      if (def.schedule) {
+        await this.boss.schedule(def.name, def.schedule, {}, { tz: 'UTC' });
+      }
+    }
+    // Schedules removed from the code must stop firing.
+    const wanted = new Set(definitions.filter((d) => d.schedule).map((d) => d.name));
+    for (const s of await this.boss.getSchedules()) {
+      if (!wanted.has(s.name)) await this.boss.unschedule(s.name, s.key);
+    }
+    const every = this.opts.statsIntervalSeconds ?? 300;
+    if (every > 0) {
+      await this.logCounts();
+      this.statsTimer = setInterval(() => void this.logCounts(), every * 1000);
+      this.statsTimer.unref();
+    }
+  }
+
+  /** Jobs per queue and state, straight from the job table (observability). */
+  async counts(): Promise<JobCounts> {
+    await this.start();
+    const { rows } = await this.boss
+      .getDb()
+      .executeSql(
+        `select name, state::text as state, count(*)::int as n from ${JOB_SCHEMA}.job group by 1, 2 order by 1, 2`,
+      );
+    const out: JobCounts = {};
+    for (const r of rows as { name: string; state: string; n: number }[]) {
+      (out[r.name] ??= {})[r.state] = Number(r.n);
+    }
+    return out;
+  }
+
+  private async logCounts() {
+    if (this.stopped) return;
+    try {
+      this.log.info({ jobs: await this.counts() }, 'job counts by state');
+    } catch (err) {
+      this.log.warn({ err: { message: (err as Error).message } }, 'job counts unavailable');
+    }
+  }
+
+  /**
+   * Stops fetching; waits up to `timeoutMs` for running handlers. A job still running after
+   * that stays `active` in the table and is retried by a live instance once its heartbeat
+   * stops, so nothing is lost.
+   */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.statsTimer) clearInterval(this.statsTimer);
+    if (!this.started) return;
+    await this.boss.stop({ graceful: true, timeout: timeoutMs, close: true });
+  }
+}
