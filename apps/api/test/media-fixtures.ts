@@ -55,7 +55,7 @@ export async function photo(
     case 'webp':
       return img.webp().toBuffer();
     case 'gif':
-      return img.gif().toBuffer();
+      return img.gif({ effort: 1, colours: 32, dither: 0 }).toBuffer();
     case 'avif':
       return img.avif({ effort: 0 }).toBuffer();
   }

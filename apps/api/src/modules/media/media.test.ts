@@ -83,7 +83,7 @@ describe('POST /media/image', () => {
     ['jpeg', 2400, 1600, 1920, 1280],
     ['png', 2400, 1600, 1920, 1280],
     ['webp', 1600, 2400, 1280, 1920],
-    ['gif', 900, 600, 900, 600],
+    ['gif', 600, 400, 600, 400],
     ['avif', 2100, 700, 1920, 640],
   ] as const)(
     'accepts %s and makes -f.webp (≤1920) and -t.webp (500×500) before answering',
