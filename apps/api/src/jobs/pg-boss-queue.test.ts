@@ -187,6 +187,8 @@ describe('PgBossJobQueue', () => {
     }, 90_000);
     expect(status).toMatchObject({ key, status: 'ready' });
     expect(fs.existsSync(path.join(config.dataDir, 'media', `${key}-p.mp4`))).toBe(true);
+    // The handler has returned; pg-boss marks the job completed right after.
+    await waitFor(async () => (await queue2.counts())['media.video-preview']?.completed === 1);
     expect((await queue2.counts())['media.video-preview']).toEqual({ completed: 1 });
     await app1.close();
   }, 120_000);
