@@ -54,7 +54,8 @@ async function setup(): Promise<{ db: TestDatabase; ctx: ServiceContext; queue: 
   return { db, ctx, queue };
 }
 
-describe('PgBossJobQueue', () => {
+// pg-boss installs its schema per fresh database: seconds on PGlite, more on a busy machine.
+describe('PgBossJobQueue', { timeout: 180_000 }, () => {
   it('runs sent jobs once, with their payload, and counts them by state', async () => {
     const { ctx, queue } = await setup();
     const seen: object[] = [];
@@ -191,5 +192,5 @@ describe('PgBossJobQueue', () => {
     await waitFor(async () => (await queue2.counts())['media.video-preview']?.completed === 1);
     expect((await queue2.counts())['media.video-preview']).toEqual({ completed: 1 });
     await app1.close();
-  }, 120_000);
+  });
 });
