@@ -27,7 +27,8 @@ describe('demo seed', () => {
   beforeAll(async () => {
     t = await createTestApp();
     result = await seedDemo({ config: t.config, database: t.db.handle, log: silent });
-  }, 240_000);
+    // With the media pipeline on main the seed really transcodes its videos: minutes when busy.
+  }, 600_000);
   afterAll(async () => {
     await t?.close();
   });
