@@ -31,7 +31,13 @@ describe('feedback (SPEC.md §1)', () => {
         <Probe />
       </FeedbackProvider>,
     );
+    await import('./feedback-snackbar'); // lazily loaded by the provider
     fireEvent.click(screen.getByText('notify'));
+    for (let i = 0; i < 5 && !screen.queryByTestId('snackbar'); i++) {
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(1);
+      });
+    }
     expect(screen.getByTestId('snackbar').textContent).toContain('Saved!');
     await act(async () => {
       vi.advanceTimersByTime(5900);

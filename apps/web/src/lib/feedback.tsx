@@ -3,9 +3,17 @@
  * confetti burst. `const { notify, confetti } = useFeedback()`.
  */
 import { UI } from '@bountyhunt/shared/limits';
-import Alert, { type AlertColor } from '@mui/material/Alert';
-import Snackbar from '@mui/material/Snackbar';
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import type { AlertColor } from '@mui/material/Alert';
+import {
+  createContext,
+  lazy,
+  Suspense,
+  useCallback,
+  useContext,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
 import { COLORS } from './theme';
 
 export type Severity = AlertColor;
@@ -25,6 +33,9 @@ interface Note {
 }
 
 let nextId = 1;
+
+// The snackbar's code (Snackbar, Alert, transitions) loads with the first message.
+const FeedbackSnackbar = lazy(() => import('./feedback-snackbar'));
 
 async function fireConfetti(): Promise<void> {
   // Loaded on first use so the confetti code is not part of any page's initial JavaScript.
@@ -57,25 +68,17 @@ export function FeedbackProvider({ children }: { children: ReactNode }) {
   return (
     <FeedbackContext.Provider value={value}>
       {children}
-      <Snackbar
-        key={note?.id}
-        open={open}
-        autoHideDuration={UI.snackbarMs}
-        anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
-        onClose={(_e, reason) => {
-          if (reason !== 'clickaway') setOpen(false);
-        }}
-      >
-        <Alert
-          variant="filled"
-          severity={note?.severity ?? 'info'}
-          onClose={() => setOpen(false)}
-          data-testid="snackbar"
-          sx={{ width: '100%', maxWidth: 560 }}
-        >
-          {note?.message}
-        </Alert>
-      </Snackbar>
+      {note && (
+        <Suspense fallback={null}>
+          <FeedbackSnackbar
+            key={note.id}
+            open={open}
+            message={note.message}
+            severity={note.severity}
+            onClose={() => setOpen(false)}
+          />
+        </Suspense>
+      )}
     </FeedbackContext.Provider>
   );
 }
