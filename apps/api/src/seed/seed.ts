@@ -104,11 +104,11 @@ interface Actor {
 /** A short video with colour and motion from one of ffmpeg's test sources; null without ffmpeg. */
 async function makeVideo(ffmpeg: string, variant: number, dir: string): Promise<Buffer | null> {
   const sources = [
-    'testsrc2=size=640x360:rate=25',
-    'mandelbrot=size=640x360:rate=25',
-    'life=size=640x360:rate=25:mold=10:ratio=0.1:death_color=#d83e86:life_color=#ffc947',
-    'cellauto=size=640x360:rate=25:rule=110',
-    'smptehdbars=size=640x360:rate=25',
+    'testsrc2=size=480x270:rate=25',
+    'mandelbrot=size=480x270:rate=25',
+    'life=size=480x270:rate=25:mold=10:ratio=0.1:death_color=#d83e86:life_color=#ffc947',
+    'cellauto=size=480x270:rate=25:rule=110',
+    'smptehdbars=size=480x270:rate=25',
   ];
   const file = path.join(dir, `demo-${variant}.mp4`);
   const args = [
@@ -121,7 +121,7 @@ async function makeVideo(ffmpeg: string, variant: number, dir: string): Promise<
     '-i',
     `${sources[variant % sources.length]!}`,
     '-t',
-    '3',
+    '2',
     '-vf',
     `hue=h=${(variant * 67) % 360}`,
     '-c:v',
@@ -310,7 +310,7 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
         await call('PUT', '/hunter/picture', { token: a.token, body: { picture } });
       }
       if (canMedia && has('PUT', '/hunter/banner')) {
-        const banner = await uploadImage(a, 1500, 500);
+        const banner = await uploadImage(a, 1200, 400);
         await call('PUT', '/hunter/banner', { token: a.token, body: { banner } });
       }
       hunters.push({ ...a, hunterId: me.hunter.hunterId, appeal: h.appeal });
@@ -332,7 +332,7 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
             at,
             run: async () => {
               const file =
-                (video ? await uploadVideo(h) : null) ?? (await uploadImage(h, 900, 900));
+                (video ? await uploadVideo(h) : null) ?? (await uploadImage(h, 720, 720));
               await call('POST', '/post', {
                 token: h.token,
                 body: { text: DEMO_POST_TEXTS[(i + p) % DEMO_POST_TEXTS.length], fileName: file },
@@ -378,7 +378,7 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
             if (state.bountyId === undefined || state.round !== number) return;
             const media =
               (video && k % 2 === 0 ? await uploadVideo(h) : null) ??
-              (await uploadImage(h, 1200, 900, b.title));
+              (await uploadImage(h, 960, 720, b.title));
             const c = await call<{ claimId: number }>('POST', '/claim', {
               token: h.token,
               body: { bountyId: state.bountyId, roundId: number, media, multiple: false },
