@@ -38,7 +38,10 @@ describe('SPEC.md §9 search cache (session storage e-{claimId}, 5 minutes)', ()
   });
 
   it('keeps failures out of the cache and reports their status (SPEC.md §7)', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => answer({ message: 'nope', code: 'X' }, 503)));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => answer({ message: 'nope', code: 'X' }, 503)),
+    );
     const res = await searchBounties({ term: 'x' }, { claimId: 4 });
     expect(res).toEqual({ status: 503, data: [], message: 'nope', nextCursor: null });
     expect(window.sessionStorage.getItem('e-4')).toBeNull();

@@ -71,10 +71,11 @@ function OpenRoundDialog({ bounty, onClose }: { bounty: Bounty; onClose: () => v
           onChange={(_e, v: number | null) => v !== null && setSeconds(v)}
           aria-label="Duration"
           color="secondary"
-          sx={{ flexWrap: 'wrap', mb: 2, mt: 1 }}
+          fullWidth
+          sx={{ mb: 2, mt: 1 }}
         >
           {BOUNTY_DURATIONS.map((d) => (
-            <ToggleButton key={d.seconds} value={d.seconds}>
+            <ToggleButton key={d.seconds} value={d.seconds} sx={{ px: 1, whiteSpace: 'nowrap' }}>
               {d.label}
             </ToggleButton>
           ))}

@@ -107,10 +107,11 @@ export default function CreateBountyPage() {
             onChange={(_e, v: number | null) => v !== null && setSeconds(v)}
             aria-labelledby={durationLabel}
             color="secondary"
-            sx={{ flexWrap: 'wrap' }}
+            fullWidth
+            sx={{ maxWidth: 480 }}
           >
             {BOUNTY_DURATIONS.map((d) => (
-              <ToggleButton key={d.seconds} value={d.seconds} sx={{ px: 2 }}>
+              <ToggleButton key={d.seconds} value={d.seconds} sx={{ px: 1, whiteSpace: 'nowrap' }}>
                 {d.label}
               </ToggleButton>
             ))}
