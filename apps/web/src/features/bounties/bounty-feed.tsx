@@ -111,13 +111,18 @@ export function BountyFeed({
       )}
       {!failed && bounties.length === 0 && (
         <Typography color="text.secondary" sx={{ textAlign: 'center', py: 4 }}>
-          {term ? `No bounties match “${term}”.` : 'No bounties yet.'}
+          {term
+            ? `No bounties match “${term}”.`
+            : excludeId !== undefined
+              ? 'No other bounties yet.'
+              : 'No bounties yet.'}
         </Typography>
       )}
       <div ref={sentinel} />
       {hasNextPage && (
         <Box sx={{ display: 'flex', justifyContent: 'center' }}>
           <Button
+            color="secondary"
             onClick={() => void fetchNextPage()}
             disabled={isFetchingNextPage}
             startIcon={isFetchingNextPage ? <CircularProgress size={16} /> : undefined}

@@ -94,7 +94,9 @@ function OpenRoundDialog({ bounty, onClose }: { bounty: Bounty; onClose: () => v
         )}
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
+        <Button color="inherit" onClick={onClose}>
+          Cancel
+        </Button>
         <Button variant="contained" onClick={() => void submit()} disabled={open.isPending}>
           Open Round
         </Button>

@@ -143,7 +143,9 @@ export function PostClaimDialog({
         )}
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={onClose}>Cancel</Button>
+        <Button color="inherit" onClick={onClose}>
+          Cancel
+        </Button>
         <Button
           variant="contained"
           onClick={() => void submit()}
