@@ -18,6 +18,7 @@ import { useBrowser } from '../support/browser';
 
 const b = useBrowser('account');
 const withMedia = it.skipIf(!(await mediaAvailable()));
+const withPrivateMedia = it.skipIf(!(await mediaAvailable('identity')));
 
 async function open(path: string, token: string): Promise<Page> {
   const page = await b.page({ token });
@@ -381,7 +382,7 @@ describe('tax information and banking', () => {
     await b.shot(page, 'identity-required');
   });
 
-  withMedia('identity: two private uploads and the age confirmation → pending', async () => {
+  withPrivateMedia('identity: two private uploads and the age confirmation → pending', async () => {
     const c = await creatorWithHandle();
     const page = await open('/account/identity', c.token);
     await page

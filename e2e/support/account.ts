@@ -63,9 +63,9 @@ export function gradientPng(size = 96): Buffer {
 /** Uploads through POST /media/image; resolves with the status and key. */
 export async function uploadPng(
   token: string,
-  query = '',
+  endpoint: 'image' | 'identity' = 'image',
 ): Promise<{ status: number; key?: string }> {
-  const res = await fetch(`${API_URL}/media/image${query}`, {
+  const res = await fetch(`${API_URL}/media/${endpoint}`, {
     method: 'POST',
     headers: { 'content-type': 'image/png', authorization: `Bearer ${token}` },
     body: new Uint8Array(gradientPng()),
@@ -74,11 +74,11 @@ export async function uploadPng(
   return { status: res.status, key: body.key };
 }
 
-/** True when the media pipeline answers uploads (it is another feature's). */
-export async function mediaAvailable(): Promise<boolean> {
+/** True when the media pipeline answers uploads (it is another feature's), public or private. */
+export async function mediaAvailable(endpoint: 'image' | 'identity' = 'image'): Promise<boolean> {
   try {
     const c = await registerCreator();
-    return (await uploadPng(c.token)).status === 200;
+    return (await uploadPng(c.token, endpoint)).status === 200;
   } catch {
     return false;
   }

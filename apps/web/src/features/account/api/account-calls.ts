@@ -45,11 +45,15 @@ export const putBank = (b: {
 export const putIdentity = (idFront: string, idSelfie: string) =>
   apiRequest<null>('PUT', '/user/identity', { idFront, idSelfie, ageConfirmed: true });
 
-/** POST /media/image: raw bytes with their content type → {key}. */
+/**
+ * POST /media/image (public: profile pictures) or POST /media/identity (private: identity
+ * documents, never published): raw bytes with their content type → {key}.
+ */
 export function uploadImage(
   file: File,
-  opts: { onProgress?: (f: number) => void; query?: string } = {},
+  opts: { onProgress?: (f: number) => void; privateUpload?: boolean } = {},
 ): Promise<ApiResult<{ key: string }>> {
   const request: RequestOptions = { raw: file, onProgress: opts.onProgress, timeoutMs: 120_000 };
-  return apiRequest<{ key: string }>('POST', `/media/image${opts.query ?? ''}`, undefined, request);
+  const path = opts.privateUpload ? '/media/identity' : '/media/image';
+  return apiRequest<{ key: string }>('POST', path, undefined, request);
 }

@@ -55,7 +55,7 @@ export function ImageUpload({
     setProgress(0);
     const res = await uploadImage(file, {
       onProgress: setProgress,
-      query: privateUpload ? '?visibility=private' : '',
+      privateUpload,
     });
     setProgress(null);
     if (input.current) input.current.value = '';
