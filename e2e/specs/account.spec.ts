@@ -129,7 +129,8 @@ describe('/account settings home', () => {
     await b.axe(page);
     await b.shot(page, 'settings-member');
     await page.getByRole('button', { name: 'Logout' }).click();
-    await page.waitForURL((u) => u.pathname === '/');
+    // Logout goes to /, whose guard sends a signed-out visitor on to /join.
+    await page.waitForURL((u) => u.pathname === '/' || u.pathname === '/join');
     expect(await page.evaluate(() => localStorage.getItem('ss'))).toBeNull();
     expect((await api('GET', '/user', undefined, m.token)).status).toBe(401);
   });
