@@ -176,9 +176,11 @@ describe('/register/{role}', () => {
     expect(await page.getByLabel('Member', { exact: true }).isChecked()).toBe(true);
     await b.axe(page);
     await b.shot(page, 'register-member');
-    await page.getByLabel('Content Creator').check();
+    await page.getByLabel('Content Creator').click();
     await page.waitForURL('**/register/creator');
-    expect(await page.getByTestId('step').textContent()).toBe('Step 1 of 4');
+    // The URL changes a moment before the form re-renders: wait for the new step text.
+    await page.getByTestId('step').filter({ hasText: /^Step 1 of 4$/ }).waitFor();
+    expect(await page.getByLabel('Content Creator').isChecked()).toBe(true);
     await page.getByRole('link', { name: 'Sign in', exact: true }).click();
     await page.waitForURL('**/login');
   });
