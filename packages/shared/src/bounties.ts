@@ -23,7 +23,7 @@ export const SEARCH_PAGE = { default: 10, max: 50 } as const;
 /** Claims listed per round in feed items (the grid of the first round's claims). */
 export const FEED_CLAIMS_PER_ROUND = 12;
 /** Header carrying the next page's cursor of POST /bounty/search. */
-export const NEXT_CURSOR_HEADER = 'x-next-cursor';
+export { NEXT_CURSOR_HEADER } from './keys';
 
 /** An id that may arrive as a number, a numeric string, '' or null (SPEC.md §7 sends excludeId). */
 const optionalId = z.preprocess((v) => {
@@ -106,10 +106,7 @@ export const bountyAnswer = z.object({
 });
 export type Bounty = z.infer<typeof bountyAnswer>;
 
-/** True when a media key names an image (SPEC.md §2 "Feed rendering"). */
-export function isImageKey(key: string): boolean {
-  return key.startsWith('i-');
-}
+export { isImageKey } from './keys';
 
 /** Server answers of this feature (SPEC.md gives no wording for these). */
 export const BOUNTY_MSG = {

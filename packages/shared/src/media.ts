@@ -1,5 +1,6 @@
 /** Media keys, suffixes, accepted types and answers (CONTRACT.md "Media"), for the API and the web app. */
 import { z } from 'zod';
+import { isImageKey } from './keys';
 
 /** `{MEDIA_URL}{key}{suffix}`: full image, thumbnail (image or video poster), video preview. */
 export const MEDIA_SUFFIX = { full: '-f.webp', thumb: '-t.webp', preview: '-p.mp4' } as const;
@@ -10,10 +11,7 @@ export const IMAGE_KEY = /^i-[a-z0-9]{20}-\d{1,5}x\d{1,5}$/;
 export const VIDEO_KEY = /^v-[a-z0-9]{20}$/;
 export const MEDIA_KEY = /^(?:i-[a-z0-9]{20}-\d{1,5}x\d{1,5}|v-[a-z0-9]{20})$/;
 
-/** SPEC.md §2: a media identifier starting with `i-` is an image; anything else a video. */
-export function isImageKey(key: string): boolean {
-  return key.startsWith('i-');
-}
+export { isImageKey };
 
 /** Width and height encoded in an image key (the full derivative's size), if any. */
 export function imageKeySize(key: string): { width: number; height: number } | null {

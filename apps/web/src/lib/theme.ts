@@ -60,6 +60,16 @@ export const theme = createTheme({
     },
     // Pink text on the dark background is below 4.5:1; links use the yellow secondary.
     MuiLink: { defaultProps: { color: 'secondary', underline: 'always' } },
+    // A contained pink button carries dark text; MUI's darker hover pink would drop that text
+    // below 4.5:1, so hovering lightens it instead (axe checks hovered buttons too).
+    MuiButton: {
+      styleOverrides: {
+        root: ({ ownerState }) =>
+          ownerState.variant === 'contained' && (ownerState.color ?? 'primary') === 'primary'
+            ? { '&:hover': { backgroundColor: lighten(COLORS.primary, 0.15) } }
+            : {},
+      },
+    },
     MuiTextField: { defaultProps: { fullWidth: true } },
     MuiFormLabel: { styleOverrides: { root: labelStates } },
     MuiInputLabel: { styleOverrides: { root: labelStates } },

@@ -2,12 +2,8 @@
  * The bounties feature's calls (SPEC.md §7): fetchers, query options and hooks in one place.
  * Results are `{status, data, message}` and never throw (lib/api-client).
  */
-import {
-  NEXT_CURSOR_HEADER,
-  type Bounty,
-  type BountySearchInput,
-  type Claim,
-} from '@bountyhunt/shared/bounties';
+import type { Bounty, BountySearchInput, Claim } from '@bountyhunt/shared/bounties';
+import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/keys';
 import { UI } from '@bountyhunt/shared/limits';
 import { MSG } from '@bountyhunt/shared/messages';
 import { infiniteQueryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';

@@ -1,5 +1,6 @@
 /** SPEC.md §2 "Feed rendering" and the claim page's media. */
-import { isImageKey, type Claim } from '@bountyhunt/shared/bounties';
+import type { Claim } from '@bountyhunt/shared/bounties';
+import { isImageKey } from '@bountyhunt/shared/keys';
 import ThumbUpIcon from '@mui/icons-material/ThumbUp';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
