@@ -52,10 +52,8 @@ export interface HunterWithHandle extends HunterRow {
   handle: string | null;
 }
 
-export async function findHunterByHandle(
-  db: DbOrTx,
-  handle: string,
-): Promise<HunterWithHandle | undefined> {
+/** One hunter with its user's handle, by any condition on hunters or users. */
+async function findHunterWhere(db: DbOrTx, where: SQL): Promise<HunterWithHandle | undefined> {
   const rows = await db
     .select({
       id: hunters.id,
@@ -69,53 +67,21 @@ export async function findHunterByHandle(
     })
     .from(hunters)
     .innerJoin(users, eq(users.id, hunters.userId))
-    .where(sql`lower(${users.handle}) = lower(${handle})`)
+    .where(where)
     .limit(1);
   return rows[0];
 }
 
-export async function findHunterById(
-  db: DbOrTx,
-  hunterId: number,
-): Promise<HunterWithHandle | undefined> {
-  const rows = await db
-    .select({
-      id: hunters.id,
-      userId: hunters.userId,
-      stagename: hunters.stagename,
-      bio: hunters.bio,
-      banner: hunters.banner,
-      picture: hunters.picture,
-      createdAt: hunters.createdAt,
-      handle: users.handle,
-    })
-    .from(hunters)
-    .innerJoin(users, eq(users.id, hunters.userId))
-    .where(eq(hunters.id, hunterId))
-    .limit(1);
-  return rows[0];
+export function findHunterByHandle(db: DbOrTx, handle: string) {
+  return findHunterWhere(db, sql`lower(${users.handle}) = lower(${handle})`);
 }
 
-export async function findHunterByUserId(
-  db: DbOrTx,
-  userId: number,
-): Promise<HunterWithHandle | undefined> {
-  const rows = await db
-    .select({
-      id: hunters.id,
-      userId: hunters.userId,
-      stagename: hunters.stagename,
-      bio: hunters.bio,
-      banner: hunters.banner,
-      picture: hunters.picture,
-      createdAt: hunters.createdAt,
-      handle: users.handle,
-    })
-    .from(hunters)
-    .innerJoin(users, eq(users.id, hunters.userId))
-    .where(eq(hunters.userId, userId))
-    .limit(1);
-  return rows[0];
+export function findHunterById(db: DbOrTx, hunterId: number) {
+  return findHunterWhere(db, eq(hunters.id, hunterId));
+}
+
+export function findHunterByUserId(db: DbOrTx, userId: number) {
+  return findHunterWhere(db, eq(hunters.userId, userId));
 }
 
 export interface StatsRow {
