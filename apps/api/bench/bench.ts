@@ -277,8 +277,9 @@ const ENDPOINTS: Endpoint[] = [
     method: 'POST',
     route: '/vote',
     request: (fx, who) => {
-      // Pair k: claim k mod C, voter k div C: consecutive votes go to different claims and
-      // no (voter, claim) pair repeats while k < voters × claims.
+      // Vote k: voter k mod V on claim (k mod V + k div V) mod C. Concurrent votes come from
+      // different members on different claims (as many members voting at once do), and no
+      // (voter, claim) pair repeats while k < V × C.
       const voters = fx.voters[who];
       const claims = fx.activeClaims;
       let k = 0;
@@ -286,8 +287,9 @@ const ENDPOINTS: Endpoint[] = [
         method: 'POST',
         path: '/vote',
         setupRequest: (r) => {
-          const claimId = claims[k % claims.length]!;
-          const voter = voters[Math.floor(k / claims.length) % voters.length]!;
+          const v = k % voters.length;
+          const voter = voters[v]!;
+          const claimId = claims[(v + Math.floor(k / voters.length)) % claims.length]!;
           k += 1;
           return {
             ...r,
@@ -545,7 +547,8 @@ async function runPhase(target: Target): Promise<PhaseResult> {
     log(
       `votes after the run: ${phase.voteCheck.votes} rows, totals ${phase.voteCheck.exact ? 'exact' : 'WRONG'}` +
         ` (${phase.voteCheck.claimMismatches} claim, ${phase.voteCheck.memberMismatches} member mismatches, ` +
-        `${phase.voteCheck.negativeBalances} negative balances, ${phase.voteCheck.ledgerMismatches} ledger mismatches)`,
+        `${phase.voteCheck.negativeBalances} negative balances, ${phase.voteCheck.ledgerMismatches} ledger mismatches, ` +
+        `${phase.voteCheck.earningsMismatches} hunter earnings mismatches)`,
     );
   }
   return phase;
@@ -659,7 +662,8 @@ function markdown(report: {
           '',
           `Votes afterwards: ${phase.voteCheck.votes} rows; totals ${phase.voteCheck.exact ? 'equal a fresh recount' : '**do not** equal a recount'} ` +
             `(claim mismatches ${phase.voteCheck.claimMismatches}, member mismatches ${phase.voteCheck.memberMismatches}, ` +
-            `negative balances ${phase.voteCheck.negativeBalances}, ledger mismatches ${phase.voteCheck.ledgerMismatches}).`,
+            `negative balances ${phase.voteCheck.negativeBalances}, ledger mismatches ${phase.voteCheck.ledgerMismatches}, ` +
+            `hunter earnings mismatches ${phase.voteCheck.earningsMismatches}).`,
         );
       lines.push('');
     }

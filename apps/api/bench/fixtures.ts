@@ -128,6 +128,8 @@ export interface VoteCheck {
   memberMismatches: number;
   negativeBalances: number;
   ledgerMismatches: number;
+  /** Hunters whose credited plus pending earnings differ from the votes on their claims. */
+  earningsMismatches: number;
   exact: boolean;
 }
 
@@ -149,10 +151,24 @@ export async function checkVotes(q: RawDb): Promise<VoteCheck> {
        (select count(*)::int from users u
           join (select user_id, sum(delta) as s from silver_ledger group by user_id) l
             on l.user_id = u.id
-         where u.silver <> l.s) as "ledgerMismatches"`,
+         where u.silver <> l.s) as "ledgerMismatches",
+       (select count(*)::int from (
+          select h.user_id, sum(v.value) as s from votes v
+            join claims c on c.id = v.claim_id join hunters h on h.id = c.hunter_id
+           group by h.user_id) e
+          left join (select user_id, sum(delta) as s from silver_ledger
+                      where reason = 'vote_earnings' group by user_id) l on l.user_id = e.user_id
+          left join (select user_id, sum(amount) as s from vote_earnings_pending
+                      group by user_id) p on p.user_id = e.user_id
+         where e.s <> coalesce(l.s, 0) + coalesce(p.s, 0)) as "earningsMismatches"`,
   );
   return {
     ...r!,
-    exact: r!.claimMismatches === 0 && r!.memberMismatches === 0 && r!.negativeBalances === 0,
+    exact:
+      r!.claimMismatches === 0 &&
+      r!.memberMismatches === 0 &&
+      r!.negativeBalances === 0 &&
+      r!.ledgerMismatches === 0 &&
+      r!.earningsMismatches === 0,
   };
 }

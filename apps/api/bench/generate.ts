@@ -544,6 +544,33 @@ export async function generateData(
       count('posts', P.id.length);
     }
 
+    // Hunters: the silver spent on their new claims is credited, as the settle job does.
+    {
+      const [e] = await q.query<{ n: number }>(
+        `with earned as (
+           select h.user_id, c.id as claim_id, sum(v.value)::int as amount
+             from votes v join claims c on c.id = v.claim_id join hunters h on h.id = c.hunter_id
+            where c.id > $1
+            group by h.user_id, c.id
+         ), per_user as (
+           select user_id, sum(amount)::int as total from earned group by user_id
+         ), raised as (
+           update users u set silver = u.silver + p.total from per_user p where u.id = p.user_id
+           returning u.id, u.silver - p.total as before
+         ), ins as (
+           insert into silver_ledger (id, user_id, delta, balance_after, reason, ref_id, created_at)
+           select $2::int4 + row_number() over (order by e.user_id, e.claim_id), e.user_id, e.amount,
+             r.before + sum(e.amount) over (partition by e.user_id order by e.claim_id),
+             'vote_earnings', e.claim_id, $3::timestamptz
+             from earned e join raised r on r.id = e.user_id
+           returning 1
+         )
+         select count(*)::int as n from ins`,
+        [base.claims, await maxId(q, 'silver_ledger'), iso(now)],
+      );
+      count('silver_ledger', e!.n);
+    }
+
     for (const t of [
       'users',
       'hunters',

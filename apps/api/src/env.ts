@@ -68,6 +68,8 @@ const envSchema = z.object({
     .default(500 * 1024 * 1024),
   /** Images with more pixels than this are refused (decompression bombs). */
   MAX_IMAGE_PIXELS: z.coerce.number().int().positive().default(100_000_000),
+  /** Feed pages are built at most once per this many ms per instance (0: no cache). */
+  FEED_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   FFMPEG_PATH: z.string().default('ffmpeg'),
   FFPROBE_PATH: z.string().default('ffprobe'),
   /** Rate limits (CONTRACT.md "Rate limits"), each "count/seconds". */

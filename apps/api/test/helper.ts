@@ -54,6 +54,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     DATA_DIR: fs.mkdtempSync('/tmp/bh-test-'),
     DATABASE_URL: 'memory://',
     LOG_LEVEL: 'info',
+    // Tests read their own writes at once; feed-cache tests turn it on.
+    FEED_CACHE_MS: '0',
     ...overrides,
   });
 }

@@ -105,6 +105,8 @@ export const bountyAnswer = z.object({
   rounds: z.array(roundAnswer),
 });
 export type Bounty = z.infer<typeof bountyAnswer>;
+/** POST /bounty/search: one page of the feed. */
+export const feedAnswer = z.array(bountyAnswer);
 
 export { isImageKey } from './keys';
 

@@ -5,8 +5,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import type { SQL } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { Query, SQL } from 'drizzle-orm';
+import type {
+  PgDatabase,
+  PgDialect,
+  PgPreparedQuery,
+  PgQueryResultHKT,
+  PgSession,
+  PreparedQueryConfig,
+} from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -69,6 +76,54 @@ export async function createDatabase(
 export async function queryRows<T>(db: DbOrTx, query: SQL): Promise<T[]> {
   const res = (await db.execute(query)) as unknown as { rows: T[] };
   return res.rows;
+}
+
+/**
+ * A statement for the hot paths: its SQL text is built once (parameters are
+ * `sql.placeholder(name)`), and on PostgreSQL it runs as a named prepared statement, so each
+ * connection parses and plans it once instead of on every request. Works on the database and
+ * inside a transaction alike; rows come back as the driver gives them (like queryRows).
+ */
+export function preparedRows<T>(
+  name: string,
+  query: SQL,
+): (db: DbOrTx, params?: Record<string, unknown>) => Promise<T[]> {
+  let built: Query | undefined;
+  const bySession = new WeakMap<object, PgPreparedQuery<PreparedQueryConfig>>();
+  return async (db, params = {}) => {
+    const inner = db as unknown as { dialect: PgDialect; session: PgSession };
+    built ??= inner.dialect.sqlToQuery(query);
+    let stmt = bySession.get(inner.session);
+    if (!stmt) {
+      stmt = inner.session.prepareQuery(built, undefined, name, false);
+      bySession.set(inner.session, stmt);
+    }
+    const res = (await stmt.execute(params)) as { rows: T[] };
+    return res.rows;
+  };
+}
+
+/**
+ * The same for a Drizzle query builder with `sql.placeholder` parameters (typed, mapped rows):
+ * `const byId = preparedQuery('users_by_id', (db) => db.select().from(users).where(eq(users.id,
+ * sql.placeholder('id'))))`, then `await byId(db, { id })`. Built once per database or
+ * transaction object.
+ */
+export function preparedQuery<R>(
+  name: string,
+  build: (db: DbOrTx) => {
+    prepare(name: string): { execute(p?: Record<string, unknown>): Promise<R> };
+  },
+): (db: DbOrTx, params?: Record<string, unknown>) => Promise<R> {
+  const byDb = new WeakMap<object, { execute(p?: Record<string, unknown>): Promise<R> }>();
+  return (db, params = {}) => {
+    let stmt = byDb.get(db);
+    if (!stmt) {
+      stmt = build(db).prepare(name);
+      byDb.set(db, stmt);
+    }
+    return stmt.execute(params);
+  };
 }
 
 export async function runMigrations(handle: DatabaseHandle): Promise<void> {

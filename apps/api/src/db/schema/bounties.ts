@@ -113,3 +113,18 @@ export const posts = pgTable(
   },
   (t) => [index('posts_hunter_feed_idx').on(t.hunterId, t.createdAt.desc(), t.id.desc())],
 );
+
+/**
+ * Silver a vote earns the claim's hunter, waiting to be credited to the hunter's balance by
+ * the settle-earnings job (modules/bounties). Written by the vote itself; no foreign keys on
+ * purpose: a key check would lock the hunter's user row, the one row every vote on a popular
+ * hunter's claims would otherwise queue on (docs/decisions/0006-votes-in-one-statement.md).
+ */
+export const voteEarnings = pgTable('vote_earnings_pending', {
+  id: serial('id').primaryKey(),
+  /** The hunter's user id. */
+  userId: integer('user_id').notNull(),
+  claimId: integer('claim_id').notNull(),
+  amount: integer('amount').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});

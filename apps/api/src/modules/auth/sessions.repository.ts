@@ -1,5 +1,5 @@
-import { and, eq, gt, ne } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import { and, eq, gt, ne, sql } from 'drizzle-orm';
+import { preparedQuery, type DbOrTx } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 
 export async function insertSession(
@@ -19,8 +19,8 @@ export async function insertSession(
   return row!.id;
 }
 
-export function findLiveSession(db: DbOrTx, tokenHash: string, now: Date) {
-  return db
+const liveSessionStmt = preparedQuery('sessions_live', (db) =>
+  db
     .select({
       sessionId: sessions.id,
       userId: sessions.userId,
@@ -29,9 +29,18 @@ export function findLiveSession(db: DbOrTx, tokenHash: string, now: Date) {
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))
-    .limit(1)
-    .then((r) => r[0]);
+    .where(
+      and(
+        eq(sessions.tokenHash, sql.placeholder('hash')),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+      ),
+    )
+    .limit(1),
+);
+
+/** Every authenticated request asks this: a prepared statement. */
+export function findLiveSession(db: DbOrTx, tokenHash: string, now: Date) {
+  return liveSessionStmt(db, { hash: tokenHash, now }).then((r) => r[0]);
 }
 
 export async function touchSession(

@@ -109,6 +109,40 @@ export async function creditSilver(
   return row.silver;
 }
 
+/**
+ * Many credits of one reason in one go (the earnings job): user rows are locked in id order
+ * (no two callers wait on each other in a cycle), each user's balance rises by the sum of its
+ * credits, and each credit gets its ledger row with the running balance. Two statements.
+ */
+export async function creditSilverMany(
+  tx: DbOrTx,
+  credits: { userId: number; amount: number; refId: number | null }[],
+  reason: SilverReason,
+  opts: SilverOptions = {},
+): Promise<void> {
+  if (credits.length === 0) return;
+  for (const c of credits) checkAmount(c.amount);
+  const ids = [...new Set(credits.map((c) => c.userId))].sort((a, b) => a - b);
+  await tx.execute(
+    sql`select id from users where id = any(${sql.param(ids)}::int4[]) order by id for no key update`,
+  );
+  const at = opts.at ?? new Date();
+  await tx.execute(sql`with credit as (
+      select * from unnest(${sql.param(credits.map((c) => c.userId))}::int4[],
+        ${sql.param(credits.map((c) => c.amount))}::int4[],
+        ${sql.param(credits.map((c) => c.refId))}::int4[]) with ordinality as t(user_id, amount, ref_id, n)
+    ), per_user as (
+      select user_id, sum(amount)::int as total from credit group by user_id
+    ), raised as (
+      update users u set silver = u.silver + p.total from per_user p where u.id = p.user_id
+      returning u.id, u.silver - p.total as before
+    )
+    insert into silver_ledger (user_id, delta, balance_after, reason, ref_id, created_at)
+    select c.user_id, c.amount,
+      r.before + sum(c.amount) over (partition by c.user_id order by c.n), ${reason}, c.ref_id, ${at}
+    from credit c join raised r on r.id = c.user_id`);
+}
+
 /** Balance and history, newest first, paged by id (`before` = nextBefore of the previous page). */
 export async function silverHistory(
   db: DbOrTx,

@@ -17,5 +17,21 @@ export const closeRoundsJob: JobDefinition = {
   },
 };
 
+export const SETTLE_EARNINGS_JOB = 'bounties.settle-earnings';
+
+/**
+ * Every minute: credits hunters with the silver voters spent on their claims (queued by each
+ * vote in vote_earnings_pending, so votes never wait on a popular hunter's balance row).
+ */
+export const settleEarningsJob: JobDefinition = {
+  name: SETTLE_EARNINGS_JOB,
+  schedule: '* * * * *',
+  retryLimit: 3,
+  retryDelaySeconds: 30,
+  async handler(ctx) {
+    await new BountiesService(ctx).settleEarnings();
+  },
+};
+
 /** Background jobs of the bounties feature (registered in jobs/registry.ts). */
-export const bountiesJobs: JobDefinition[] = [closeRoundsJob];
+export const bountiesJobs: JobDefinition[] = [closeRoundsJob, settleEarningsJob];

@@ -3,8 +3,10 @@
  * SQL written for the indexes of db/schema/bounties.ts (see bench/explain-bounties.ts).
  */
 import { and, asc, eq, isNull, lt, sql, type SQL } from 'drizzle-orm';
-import { queryRows, type DbOrTx } from '../../db/client';
+import { preparedQuery, preparedRows, queryRows, type DbOrTx } from '../../db/client';
 import { bounties, claims, hunters, media, rounds, users, votes } from '../../db/schema';
+
+const p = (name: string) => sql.placeholder(name);
 
 export type BountyRow = typeof bounties.$inferSelect;
 export type RoundRow = typeof rounds.$inferSelect;
@@ -77,13 +79,27 @@ export async function insertRound(
   return row!;
 }
 
+const bountyByIdStmt = preparedQuery('bounties_by_id', (db) =>
+  db
+    .select()
+    .from(bounties)
+    .where(eq(bounties.id, sql.placeholder('id')))
+    .limit(1),
+);
+
 export function findBounty(
   db: DbOrTx,
   id: number,
   lock?: 'no key update',
 ): Promise<BountyRow | undefined> {
-  const q = db.select().from(bounties).where(eq(bounties.id, id)).limit(1);
-  return (lock ? q.for(lock) : q).then((r) => r[0]);
+  if (!lock) return bountyByIdStmt(db, { id }).then((r) => r[0]);
+  return db
+    .select()
+    .from(bounties)
+    .where(eq(bounties.id, id))
+    .limit(1)
+    .for(lock)
+    .then((r) => r[0]);
 }
 
 export function findRound(
@@ -118,11 +134,13 @@ export function findClaimRow(db: DbOrTx, id: number): Promise<ClaimRow | undefin
     .then((r) => r[0]);
 }
 
+const claimViewStmt = preparedRows<ClaimView>(
+  'claims_view',
+  sql`select ${CLAIM_COLUMNS} ${CLAIM_JOINS} where c.id = ${sql.placeholder('id')}`,
+);
+
 export async function findClaimView(db: DbOrTx, id: number): Promise<ClaimView | undefined> {
-  const rows = await queryRows<ClaimView>(
-    db,
-    sql`select ${CLAIM_COLUMNS} ${CLAIM_JOINS} where c.id = ${id}`,
-  );
+  const rows = await claimViewStmt(db, { id });
   return rows[0];
 }
 
@@ -192,18 +210,19 @@ export function findUserBrief(db: DbOrTx, id: number) {
     .then((r) => r[0]);
 }
 
-/** Locks the given user rows in id order (so two transactions never wait on each other in a cycle). */
-export async function lockUsers(tx: DbOrTx, ids: number[]): Promise<void> {
-  const unique = [...new Set(ids)].sort((a, b) => a - b);
-  if (unique.length === 0) return;
-  await queryRows(
-    tx,
-    sql`select id from users where id in (${sql.join(
-      unique.map((id) => sql`${id}`),
-      sql`, `,
-    )}) order by id for no key update`,
-  );
-}
+const roundsWithClaimsStmt = preparedRows<RoundClaimView>(
+  'rounds_with_claims',
+  sql`select rr.bounty_id as r_bounty_id, rr.number as r_number, rr.end_date as r_end_date, x.*
+    from rounds rr
+    left join lateral (
+      select ${CLAIM_COLUMNS} ${CLAIM_JOINS}
+      where c.bounty_id = rr.bounty_id and c.round_number = rr.number
+      order by ${RANK_ORDER}
+      limit ${sql.placeholder('perRound')}
+    ) x on true
+    where rr.bounty_id = any(${sql.placeholder('ids')}::int4[])
+    order by rr.bounty_id, rr.number, x.votes desc nulls last, x.created_at asc, x.id asc`,
+);
 
 /** Rounds of the given bounties, each with at most `perRound` claims in rank order. */
 export async function roundsWithClaims(
@@ -212,22 +231,7 @@ export async function roundsWithClaims(
   perRound: number,
 ): Promise<RoundClaimView[]> {
   if (bountyIds.length === 0) return [];
-  return queryRows<RoundClaimView>(
-    db,
-    sql`select rr.bounty_id as r_bounty_id, rr.number as r_number, rr.end_date as r_end_date, x.*
-      from rounds rr
-      left join lateral (
-        select ${CLAIM_COLUMNS} ${CLAIM_JOINS}
-        where c.bounty_id = rr.bounty_id and c.round_number = rr.number
-        order by ${RANK_ORDER}
-        limit ${perRound}
-      ) x on true
-      where rr.bounty_id in (${sql.join(
-        bountyIds.map((id) => sql`${id}`),
-        sql`, `,
-      )})
-      order by rr.bounty_id, rr.number, x.votes desc nulls last, x.created_at asc, x.id asc`,
-  );
+  return roundsWithClaimsStmt(db, { ids: bountyIds, perRound });
 }
 
 /** 1 + the claims of the same round ranked before this one; undefined for an unknown claim. */
@@ -269,35 +273,79 @@ export function findVote(db: DbOrTx, claimId: number, userId: number) {
     .then((r) => r[0]);
 }
 
-/** Inserts the vote unless this user already voted on this claim; true when inserted. */
-export async function insertVote(
-  tx: DbOrTx,
-  values: { claimId: number; userId: number; value: number; createdAt: Date },
-): Promise<boolean> {
-  const rows = await tx
-    .insert(votes)
-    .values(values)
-    .onConflictDoNothing({ target: [votes.claimId, votes.userId] })
-    .returning({ id: votes.id });
-  return rows.length > 0;
+/**
+ * The whole vote in one statement (one round trip, one transaction), when every rule holds:
+ * the claim exists, its round is open (key-share locked, so the closing job waits for the
+ * vote), the voter is an active member (role 1) who is not the claim's hunter and has `n`
+ * silver. Then: the voter's silver -n and votes +n, the vote row, the voter's ledger row,
+ * the hunter's pending earnings and the claim's votes +n. Nothing when a rule fails (the
+ * caller asks why); a second vote by the same member fails on the unique (claim, user) index.
+ */
+const castVoteStmt = preparedRows<{ silver: number; votes: number }>(
+  'votes_cast',
+  sql`with target as (
+      select c.id, c.bounty_id, c.round_number, h.user_id as hunter_user
+      from claims c join hunters h on h.id = c.hunter_id
+      where c.id = ${p('claimId')}::int4
+    ), open_round as (
+      select r.id from rounds r join target t on r.bounty_id = t.bounty_id and r.number = t.round_number
+      where r.closed_at is null and r.end_date >= ${p('now')}::timestamptz
+      for key share of r
+    ), voter as (
+      update users u set silver = u.silver - ${p('n')}::int4, votes = u.votes + ${p('n')}::int4
+      from target t, open_round o
+      where u.id = ${p('userId')}::int4 and u.silver >= ${p('n')}::int4 and (u.role & 1) <> 0
+        and u.active > ${p('now')}::timestamptz and t.hunter_user <> u.id
+      returning u.silver, t.hunter_user
+    ), vote as (
+      insert into votes (claim_id, user_id, value, created_at)
+      select ${p('claimId')}::int4, ${p('userId')}::int4, ${p('n')}::int4, ${p('now')}::timestamptz
+      from voter
+      returning id
+    ), ledger as (
+      insert into silver_ledger (user_id, delta, balance_after, reason, ref_id, created_at)
+      select ${p('userId')}::int4, -${p('n')}::int4, v.silver, 'vote', ${p('claimId')}::int4,
+        ${p('now')}::timestamptz
+      from voter v
+    ), earnings as (
+      insert into vote_earnings_pending (user_id, claim_id, amount, created_at)
+      select v.hunter_user, ${p('claimId')}::int4, ${p('n')}::int4, ${p('now')}::timestamptz
+      from voter v
+    ), claim as (
+      update claims set votes = votes + ${p('n')}::int4
+      where id = ${p('claimId')}::int4 and exists (select 1 from vote)
+      returning votes
+    )
+    select v.silver, c.votes from voter v, claim c`,
+);
+
+export async function castVote(
+  db: DbOrTx,
+  values: { claimId: number; userId: number; n: number; now: Date },
+): Promise<{ silver: number; votes: number } | undefined> {
+  const rows = await castVoteStmt(db, values);
+  return rows[0];
 }
 
-export async function addVotes(
+/**
+ * Takes up to `limit` pending earnings (skipping rows another settling transaction holds),
+ * summed per hunter user and claim, in user order.
+ */
+export function takePendingEarnings(
   tx: DbOrTx,
-  claimId: number,
-  voterId: number,
-  n: number,
-): Promise<number> {
-  const [row] = await tx
-    .update(claims)
-    .set({ votes: sql`${claims.votes} + ${n}` })
-    .where(eq(claims.id, claimId))
-    .returning({ votes: claims.votes });
-  await tx
-    .update(users)
-    .set({ votes: sql`${users.votes} + ${n}` })
-    .where(eq(users.id, voterId));
-  return row!.votes;
+  limit: number,
+): Promise<{ user_id: number; claim_id: number; amount: number }[]> {
+  return queryRows(
+    tx,
+    sql`with batch as (
+        delete from vote_earnings_pending where id in (
+          select id from vote_earnings_pending order by id limit ${limit} for update skip locked
+        )
+        returning user_id, claim_id, amount
+      )
+      select user_id, claim_id, sum(amount)::int as amount from batch
+      group by user_id, claim_id order by user_id, claim_id`,
+  );
 }
 
 /** Rounds past their end and not yet closed, oldest end first (rounds_open_end_idx). */
@@ -324,7 +372,7 @@ export function lockRoundById(tx: DbOrTx, id: number): Promise<RoundRow | undefi
     .select()
     .from(rounds)
     .where(eq(rounds.id, id))
-    .for('no key update')
+    .for('update')
     .then((r) => r[0]);
 }
 
@@ -360,6 +408,49 @@ export interface SearchCursor {
   i: number;
 }
 
+const SEARCH_CREATED_KEY = sql`to_char(b.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+const SEARCH_BASE = sql`b.id, b.user_id, b.title, b.amount, b.media_type, b.round_count, b.status,
+  b.winner_claim_id, b.created_at, ${SEARCH_CREATED_KEY} as created_key`;
+const searchStmts = new Map<string, ReturnType<typeof preparedRows<SearchRow>>>();
+
+/** The search statement for one combination of term / cursor / excluded id, prepared once. */
+function searchStmt(term: boolean, after: boolean, exclude: boolean) {
+  const key = `bounties_search_${Number(term)}${Number(after)}${Number(exclude)}`;
+  let stmt = searchStmts.get(key);
+  if (stmt) return stmt;
+  const p = (name: string) => sql.placeholder(name);
+  const where: SQL[] = [];
+  if (exclude) where.push(sql`b.id <> ${p('excludeId')}`);
+  if (term) {
+    const q = sql`to_tsquery('simple', ${p('tsquery')})`;
+    const rank = sql`ts_rank(b.search, ${q})`;
+    where.push(sql`b.search @@ ${q}`);
+    if (after)
+      where.push(
+        sql`(${rank}, b.created_at, b.id) < (${p('r')}::real, ${p('c')}::timestamptz, ${p('i')}::int4)`,
+      );
+    stmt = preparedRows<SearchRow>(
+      key,
+      sql`select ${SEARCH_BASE}, ${rank} as rank from bounties b
+        where ${sql.join(where, sql` and `)}
+        order by rank desc, b.created_at desc nulls last, b.id desc nulls last
+        limit ${p('limit')}`,
+    );
+  } else {
+    if (after) where.push(sql`(b.created_at, b.id) < (${p('c')}::timestamptz, ${p('i')}::int4)`);
+    stmt = preparedRows<SearchRow>(
+      key,
+      sql`select ${SEARCH_BASE}, null as rank from bounties b
+        ${where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``}
+        -- nulls last: the order of bounties_created_idx, so the newest page is an index walk.
+        order by b.created_at desc nulls last, b.id desc nulls last
+        limit ${p('limit')}`,
+    );
+  }
+  searchStmts.set(key, stmt);
+  return stmt;
+}
+
 /**
  * One page of bounties: with a tsquery, matches ordered by relevance then recency; without,
  * every bounty newest first. Keyset paging on (rank, created_at, id).
@@ -368,37 +459,13 @@ export async function searchBounties(
   db: DbOrTx,
   opts: { tsquery: string | null; excludeId?: number; limit: number; after?: SearchCursor },
 ): Promise<SearchRow[]> {
-  const where: SQL[] = [];
-  if (opts.excludeId !== undefined) where.push(sql`b.id <> ${opts.excludeId}`);
-  const createdKey = sql`to_char(b.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-  const base = sql`b.id, b.user_id, b.title, b.amount, b.media_type, b.round_count, b.status,
-    b.winner_claim_id, b.created_at, ${createdKey} as created_key`;
-  if (opts.tsquery) {
-    const q = sql`to_tsquery('simple', ${opts.tsquery})`;
-    const rank = sql`ts_rank(b.search, ${q})`;
-    where.push(sql`b.search @@ ${q}`);
-    if (opts.after)
-      where.push(
-        sql`(${rank}, b.created_at, b.id) < (${opts.after.r ?? 0}::real, ${opts.after.c}::timestamptz, ${opts.after.i})`,
-      );
-    return queryRows<SearchRow>(
-      db,
-      sql`select ${base}, ${rank} as rank from bounties b
-        where ${sql.join(where, sql` and `)}
-        order by rank desc, b.created_at desc nulls last, b.id desc nulls last
-        limit ${opts.limit}`,
-    );
-  }
-  if (opts.after)
-    where.push(sql`(b.created_at, b.id) < (${opts.after.c}::timestamptz, ${opts.after.i})`);
-  return queryRows<SearchRow>(
-    db,
-    sql`select ${base}, null as rank from bounties b
-      ${where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``}
-      -- nulls last: the order of bounties_created_idx, so the newest page is an index walk.
-      order by b.created_at desc nulls last, b.id desc nulls last
-      limit ${opts.limit}`,
-  );
+  const stmt = searchStmt(!!opts.tsquery, !!opts.after, opts.excludeId !== undefined);
+  return stmt(db, {
+    limit: opts.limit,
+    ...(opts.tsquery ? { tsquery: opts.tsquery } : {}),
+    ...(opts.excludeId !== undefined ? { excludeId: opts.excludeId } : {}),
+    ...(opts.after ? { r: opts.after.r ?? 0, c: opts.after.c, i: opts.after.i } : {}),
+  });
 }
 
 export function bountyRowToSearchRow(b: BountyRow): SearchRow {

@@ -5,6 +5,7 @@ import {
   bountySearchSchema,
   claimAnswer,
   claimCreateSchema,
+  feedAnswer,
   NEXT_CURSOR_HEADER,
   roundCreateSchema,
 } from '@bountyhunt/shared/bounties';
@@ -52,13 +53,17 @@ const bountiesRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           'Feed and search: prefix full-text on titles, relevance then recency; next page cursor in x-next-cursor',
         body: bountySearchSchema,
-        response: { 200: z.array(bountyAnswer), 400: errorAnswer },
+        response: { 200: feedAnswer, 400: errorAnswer },
       },
     },
     async (request, reply) => {
-      const { items, nextCursor } = await service.search(request.body);
+      // The page comes as JSON already encoded with feedAnswer (feed-cache.ts).
+      const { json, nextCursor } = await service.searchPage(request.body);
       if (nextCursor) reply.header(NEXT_CURSOR_HEADER, nextCursor);
-      return items;
+      return reply
+        .type('application/json; charset=utf-8')
+        .serializer((payload) => payload as string)
+        .send(json as never);
     },
   );
 

@@ -10,17 +10,21 @@ import {
   type BountySearchInput,
   type Claim,
   type ClaimCreateInput,
+  feedAnswer,
 } from '@bountyhunt/shared/bounties';
 import { hasRole, ROLE } from '@bountyhunt/shared/roles';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { bountyCreateSchema, voteSchema } from '@bountyhunt/shared/schemas';
 import type { roundCreateSchema } from '@bountyhunt/shared/bounties';
 import type { Actor, ServiceContext } from '../../context';
-import { badRequest, conflict, forbidden, notFound } from '../../errors';
+import { badRequest, conflict, forbidden, notFound, paymentRequired } from '../../errors';
 import { bountyRowToSearchRow, type SearchCursor } from './bounties.repository';
 import * as repo from './bounties.repository';
 import { groupRounds, presentBounty, presentClaim } from './bounties.present';
-import { creditSilver, debitSilver } from '../billing/silver.service';
+import { feedCacheFor, type FeedCache, type FeedPage } from './feed-cache';
+import { creditSilver, creditSilverMany, debitSilver } from '../billing/silver.service';
+import { isUniqueViolation } from '../../db/errors';
+import { PAYMENT_MSG } from '@bountyhunt/shared/billing';
 
 type BountyCreateInput = z.infer<typeof bountyCreateSchema>;
 type RoundCreateInput = z.infer<typeof roundCreateSchema>;
@@ -68,6 +72,10 @@ export class BountiesService {
     return this.ctx.clock.now();
   }
 
+  private get feedCache(): FeedCache {
+    return feedCacheFor(this.ctx, this.ctx.config.FEED_CACHE_MS);
+  }
+
   /** Role 1 with a membership valid now (CONTRACT.md: posting and voting need it). */
   private async requireActiveMember(actor: Actor): Promise<void> {
     const user = await repo.findUserBrief(this.ctx.db, actor.userId);
@@ -102,6 +110,7 @@ export class BountiesService {
         await debitSilver(tx, actor.userId, input.amount, 'bounty_hold', bounty.id, { at: now });
       return bounty.id;
     });
+    this.feedCache.clear();
     return this.get(id);
   }
 
@@ -146,6 +155,20 @@ export class BountiesService {
     return { items: page.map((r) => presentBounty(r, rounds.get(r.id) ?? [])), nextCursor };
   }
 
+  /** POST /bounty/search as the JSON the route sends, through the feed micro-cache. */
+  searchPage(input: BountySearchInput): Promise<FeedPage> {
+    const key = JSON.stringify([
+      toPrefixQuery(input.term ?? ''),
+      input.limit ?? SEARCH_PAGE.default,
+      input.cursor ?? null,
+      input.excludeId ?? null,
+    ]);
+    return this.feedCache.get(key, async () => {
+      const { items, nextCursor } = await this.search(input);
+      return { json: JSON.stringify(z.encode(feedAnswer, items)), nextCursor };
+    });
+  }
+
   /**
    * POST /bounty/{id}/round: the poster opens round roundCount+1 once the current one has
    * ended. A decided bounty reopens with the new amount (held like the first).
@@ -176,6 +199,7 @@ export class BountiesService {
         ...(reopened ? { status: 'open', winnerClaimId: null, decidedAt: null } : {}),
       });
     });
+    this.feedCache.clear();
     return this.get(bountyId);
   }
 
@@ -214,6 +238,7 @@ export class BountiesService {
       });
       return claim.id;
     });
+    this.feedCache.clear();
     return this.getClaim(claimId);
   }
 
@@ -240,40 +265,82 @@ export class BountiesService {
   }
 
   /**
-   * POST /vote: in one transaction the vote is recorded, the voter's silver drops by n and
-   * votes rise by n, the claim's votes rise by n, and the hunter earns the n silver.
+   * POST /vote: in one transaction (one statement, see repo.castVote) the vote is recorded,
+   * the voter's silver drops by n and votes rise by n, and the claim's votes rise by n. The
+   * hunter's earnings are queued in the same transaction and credited by settleEarnings.
    */
   async vote(
     actor: Actor,
     input: VoteInput,
   ): Promise<{ claimId: number; vote: number; votes: number; silver: number }> {
-    await this.requireActiveMember(actor);
-    const now = this.now();
     const n = input.votes;
-    return this.ctx.db.transaction(async (tx) => {
-      const claim = await repo.findClaimRow(tx, input.claimId);
-      if (!claim) throw notFound(BOUNTY_MSG.claimNotFound, 'CLAIM_NOT_FOUND');
-      const hunterUser = await repo.hunterUserId(tx, claim.hunterId);
-      if (hunterUser === actor.userId) throw forbidden(BOUNTY_MSG.ownClaim, 'OWN_CLAIM');
-      const round = await repo.findRound(tx, claim.bountyId, claim.roundNumber, 'share');
-      if (!round || !isActive(round, now))
-        throw conflict(BOUNTY_MSG.roundNotActive, 'ROUND_NOT_ACTIVE');
-      // Users first: the vote's foreign key would otherwise share-lock the voter's row
-      // before the balance update, and two votes of one member would deadlock.
-      await repo.lockUsers(tx, [actor.userId, ...(hunterUser ? [hunterUser] : [])]);
-      // The unique (claim, user) index decides between duplicate votes racing each other.
-      const inserted = await repo.insertVote(tx, {
-        claimId: claim.id,
-        userId: actor.userId,
-        value: n,
-        createdAt: now,
+    // A rule that failed is named by reading (refusals only); a refusal whose cause has gone
+    // by the time it is read (a top-up, a membership renewed) is tried once more.
+    for (let attempt = 0; ; attempt++) {
+      const now = this.now();
+      let done: { silver: number; votes: number } | undefined;
+      try {
+        done = await repo.castVote(this.ctx.db, {
+          claimId: input.claimId,
+          userId: actor.userId,
+          n,
+          now,
+        });
+      } catch (err) {
+        // The unique (claim, user) index decides between duplicate votes racing each other.
+        if (isUniqueViolation(err)) throw conflict(BOUNTY_MSG.alreadyVoted, 'ALREADY_VOTED');
+        throw err;
+      }
+      if (done) return { claimId: input.claimId, vote: n, votes: done.votes, silver: done.silver };
+      await this.whyNoVote(actor, input.claimId, n, now);
+      if (attempt >= 1) throw conflict(BOUNTY_MSG.roundNotActive, 'ROUND_NOT_ACTIVE');
+    }
+  }
+
+  /** Throws the error a refused vote deserves, in the order CONTRACT.md lists the rules. */
+  private async whyNoVote(actor: Actor, claimId: number, n: number, now: Date): Promise<void> {
+    await this.requireActiveMember(actor);
+    const claim = await repo.findClaimRow(this.ctx.db, claimId);
+    if (!claim) throw notFound(BOUNTY_MSG.claimNotFound, 'CLAIM_NOT_FOUND');
+    if ((await repo.hunterUserId(this.ctx.db, claim.hunterId)) === actor.userId)
+      throw forbidden(BOUNTY_MSG.ownClaim, 'OWN_CLAIM');
+    const round = await repo.findRound(this.ctx.db, claim.bountyId, claim.roundNumber);
+    if (!round || !isActive(round, now))
+      throw conflict(BOUNTY_MSG.roundNotActive, 'ROUND_NOT_ACTIVE');
+    if (await repo.findVote(this.ctx.db, claimId, actor.userId))
+      throw conflict(BOUNTY_MSG.alreadyVoted, 'ALREADY_VOTED');
+    const user = await repo.findUserBrief(this.ctx.db, actor.userId);
+    if (!user || user.silver < n)
+      throw paymentRequired(PAYMENT_MSG.notEnoughSilver, 'NOT_ENOUGH_SILVER');
+  }
+
+  /**
+   * The earnings job: credits hunters with the silver spent on their claims since the last
+   * run (one ledger row per hunter and claim). Batches skip rows another run holds, so two
+   * runs never credit the same vote twice.
+   */
+  async settleEarnings(batch = 5000): Promise<{ votes: number; credited: number }> {
+    const now = this.now();
+    let credited = 0;
+    let rows = 0;
+    for (;;) {
+      const taken = await this.ctx.db.transaction(async (tx) => {
+        const pending = await repo.takePendingEarnings(tx, batch);
+        if (pending.length)
+          await creditSilverMany(
+            tx,
+            pending.map((e) => ({ userId: e.user_id, amount: e.amount, refId: e.claim_id })),
+            'vote_earnings',
+            { at: now },
+          );
+        return pending;
       });
-      if (!inserted) throw conflict(BOUNTY_MSG.alreadyVoted, 'ALREADY_VOTED');
-      const silver = await debitSilver(tx, actor.userId, n, 'vote', claim.id, { at: now });
-      if (hunterUser) await creditSilver(tx, hunterUser, n, 'vote_earnings', claim.id, { at: now });
-      const votes = await repo.addVotes(tx, claim.id, actor.userId, n);
-      return { claimId: claim.id, vote: n, votes, silver };
-    });
+      rows += taken.length;
+      credited += taken.reduce((a, e) => a + e.amount, 0);
+      if (taken.length === 0 || taken.length < batch / 2) break;
+    }
+    if (credited > 0) this.ctx.log.info({ claims: rows, silver: credited }, 'earnings settled');
+    return { votes: rows, credited };
   }
 
   /**
@@ -288,6 +355,7 @@ export class BountiesService {
       const due = await repo.dueRounds(this.ctx.db, now, batch);
       for (const r of due) {
         const result = await this.ctx.db.transaction(async (tx) => {
+          // FOR UPDATE: waits for votes holding the round (key share) to commit first.
           const round = await repo.lockRoundById(tx, r.id);
           if (!round || round.closedAt) return null;
           await repo.closeRound(tx, round.id, now);
@@ -319,7 +387,10 @@ export class BountiesService {
       }
       if (due.length < batch) break;
     }
-    if (closed > 0) this.ctx.log.info({ closed, decided }, 'rounds closed');
+    if (closed > 0) {
+      this.feedCache.clear();
+      this.ctx.log.info({ closed, decided }, 'rounds closed');
+    }
     return { closed, decided };
   }
 }

@@ -5,6 +5,7 @@ import { queryRows } from '../../db/client';
 import { claims, silverLedger, users, votes } from '../../db/schema';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
 import { activeMember, postBounty, postClaim, silverOf, type Session } from './bounties.fixtures';
+import { BountiesService } from './bounties.service';
 
 let t: TestApp;
 let poster: Session;
@@ -20,6 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+const settle = () => new BountiesService(t.app.ctx).settleEarnings();
 const vote = (s: Session | null, payload: object) =>
   t.app.inject({ method: 'POST', url: '/vote', headers: s?.auth ?? {}, payload });
 const myVote = (s: Session, id: number) =>
@@ -34,6 +36,10 @@ describe('POST /vote and GET /vote/{claimId}', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ claimId, vote: 4, votes: 4, silver: 6 });
     expect(await silverOf(t.db.handle.db, voter.userId)).toEqual({ silver: 6, votes: 4 });
+    // The hunter's earnings wait for the settle job, then arrive once.
+    expect((await silverOf(t.db.handle.db, hunter.userId)).silver).toBe(hunterBefore.silver);
+    expect(await settle()).toEqual({ votes: 1, credited: 4 });
+    expect(await settle()).toEqual({ votes: 0, credited: 0 });
     expect((await silverOf(t.db.handle.db, hunter.userId)).silver).toBe(hunterBefore.silver + 4);
     const got = await myVote(voter, claimId);
     expect(got.statusCode).toBe(200);
@@ -143,6 +149,7 @@ describe('integrity under concurrency', () => {
     const voters = await Promise.all(
       Array.from({ length: 25 }, () => activeMember(t.app, t.db.handle.db, t.clock.now(), 5)),
     );
+    await settle(); // earlier tests' votes
     const hunterBefore = await silverOf(t.db.handle.db, hunter.userId);
     const results = await Promise.all(
       voters.map((v, i) => vote(v, { claimId: c, votes: (i % 5) + 1 })),
@@ -156,6 +163,9 @@ describe('integrity under concurrency', () => {
     );
     expect(row!.votes).toBe(expected);
     expect(Number(recount!.total)).toBe(expected);
+    // Two settle runs at once credit every vote exactly once.
+    const runs = await Promise.all([settle(), settle(), settle()]);
+    expect(runs.reduce((a, r) => a + r.credited, 0)).toBe(expected);
     expect((await silverOf(t.db.handle.db, hunter.userId)).silver).toBe(
       hunterBefore.silver + expected,
     );
@@ -196,7 +206,37 @@ describe('integrity under concurrency', () => {
     expect(await silverOf(t.db.handle.db, voter.userId)).toEqual({ silver: 1, votes: 9 });
   });
 
+  it('votes racing the round-closing job: the decision counts exactly the votes that committed', async () => {
+    const { bountyId: b } = await postBounty(t.app, poster, {
+      title: 'Photo finish',
+      seconds: 3601,
+    });
+    const early = await postClaim(t.app, t.db.handle.db, hunter, b);
+    const late = await postClaim(t.app, t.db.handle.db, hunter, b);
+    const voters = await Promise.all(
+      Array.from({ length: 12 }, () => activeMember(t.app, t.db.handle.db, t.clock.now(), 5)),
+    );
+    // The last second of the round: votes and the closing job run together.
+    t.clock.advance(3600_000);
+    const svc = new BountiesService(t.app.ctx);
+    const [results] = await Promise.all([
+      Promise.all(voters.map((v) => vote(v, { claimId: late, votes: 1 }))),
+      (async () => {
+        t.clock.advance(1500);
+        await svc.closeDueRounds();
+      })(),
+    ]);
+    const ok = results.filter((r) => r.statusCode === 200).length;
+    expect(ok + results.filter((r) => r.statusCode === 409).length).toBe(voters.length);
+    const [row] = await t.db.handle.db.select().from(claims).where(eq(claims.id, late));
+    expect(row!.votes).toBe(ok);
+    const bounty = (await t.app.inject({ method: 'GET', url: `/bounty/${b}` })).json();
+    expect(bounty.status).toBe('decided');
+    expect(bounty.winnerClaimId).toBe(ok > 0 ? late : early);
+  });
+
   it('every balance is non-negative and equals its ledger', async () => {
+    await settle();
     const neg = await queryRows<{ id: number }>(
       t.db.handle.db,
       sql`select id from users where silver < 0`,

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import { preparedQuery, type DbOrTx } from '../../db/client';
 import { hunters, users, type HunterRow, type UserRow } from '../../db/schema';
 
 export function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
@@ -18,6 +18,23 @@ export function findUserById(db: DbOrTx, id: number): Promise<UserRow | undefine
     .where(eq(users.id, id))
     .limit(1)
     .then((r) => r[0]);
+}
+
+const userWithHunterStmt = preparedQuery('users_with_hunter', (db) =>
+  db
+    .select({ user: users, hunter: hunters })
+    .from(users)
+    .leftJoin(hunters, eq(hunters.userId, users.id))
+    .where(eq(users.id, sql.placeholder('id')))
+    .limit(1),
+);
+
+/** The user and, when there is one, their hunter row: one prepared query (GET /user). */
+export function findUserWithHunter(
+  db: DbOrTx,
+  id: number,
+): Promise<{ user: UserRow; hunter: HunterRow | null } | undefined> {
+  return userWithHunterStmt(db, { id }).then((r) => r[0]);
 }
 
 export async function insertUser(

@@ -7,13 +7,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { notAcceptable, unauthorized } from '../../errors';
 import { hashPassword } from '../../lib/password';
 import { presentHunter, presentUser } from './users.present';
-import {
-  findHunterByUserId,
-  findUserByEmail,
-  findUserById,
-  insertHunter,
-  insertUser,
-} from './users.repository';
+import { findUserByEmail, findUserWithHunter, insertHunter, insertUser } from './users.repository';
 
 export class UsersService {
   constructor(private readonly ctx: ServiceContext) {}
@@ -44,10 +38,10 @@ export class UsersService {
 
   /** GET /user */
   async current(actor: Actor): Promise<CurrentUser> {
-    const user = await findUserById(this.ctx.db, actor.userId);
-    if (!user) throw unauthorized();
-    const hunterRow =
-      (user.role & ROLE.hunter) !== 0 ? await findHunterByUserId(this.ctx.db, user.id) : undefined;
+    const row = await findUserWithHunter(this.ctx.db, actor.userId);
+    if (!row) throw unauthorized();
+    const { user } = row;
+    const hunterRow = (user.role & ROLE.hunter) !== 0 ? row.hunter : null;
     return {
       user: presentUser(user),
       hunter: hunterRow ? presentHunter(hunterRow, user.handle) : null,

@@ -1,0 +1,177 @@
+/**
+ * `npm run bench:profile -- --endpoint user|vote|feed|feed-term|claim|bounty [--seconds S]`
+ *
+ * CPU profile of the product under load: starts the API (node --cpu-prof) on the database of
+ * DATABASE_URL (filled beforehand with `npm run bench:data`), adds members with sessions,
+ * drives one endpoint with autocannon (50 connections) and prints where the server's CPU
+ * time went: the heaviest functions by self time and the share of each package. The
+ * .cpuprofile file is kept for Chrome DevTools (its path is printed).
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon, { type Request } from 'autocannon';
+import { createDatabase } from '../src/db/client';
+import { activeClaimIds, addVoters, sampleIds, SEARCH_TERM } from './fixtures';
+import { rawConnection } from './raw-db';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const rootDir = path.resolve(here, '../../..');
+const { values: args } = parseArgs({
+  options: {
+    endpoint: { type: 'string', default: 'user' },
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    port: { type: 'string', default: '5762' },
+  },
+});
+const url = process.env.DATABASE_URL;
+if (!url?.startsWith('postgres')) {
+  console.error('Set DATABASE_URL to a PostgreSQL database filled by npm run bench:data.');
+  process.exit(2);
+}
+const port = Number(args.port);
+const base = `http://127.0.0.1:${port}`;
+
+const handle = await createDatabase(url, { poolSize: 2 });
+const q = await rawConnection(handle);
+const voters = await addVoters(q, 500);
+const claimIds = await sampleIds(q, 'claims', 2000);
+const bountyIds = await sampleIds(q, 'bounties', 2000);
+const active = await activeClaimIds(q, 2000);
+await q.release();
+await handle.close();
+
+const json = { 'content-type': 'application/json' };
+let k = 0;
+const next = <T>(list: T[]) => list[k++ % list.length]!;
+const requests: Record<string, Request> = {
+  feed: { method: 'POST', path: '/bounty/search', headers: json, body: '{"term":""}' },
+  'feed-term': {
+    method: 'POST',
+    path: '/bounty/search',
+    headers: json,
+    body: JSON.stringify({ term: SEARCH_TERM }),
+  },
+  bounty: { method: 'GET', setupRequest: (r) => ({ ...r, path: `/bounty/${next(bountyIds)}` }) },
+  claim: { method: 'GET', setupRequest: (r) => ({ ...r, path: `/claim/${next(claimIds)}` }) },
+  user: {
+    method: 'GET',
+    path: '/user',
+    setupRequest: (r) => ({ ...r, headers: { authorization: `Bearer ${next(voters).token}` } }),
+  },
+  vote: {
+    method: 'POST',
+    path: '/vote',
+    setupRequest: (r) => {
+      const i = k++;
+      const v = i % voters.length;
+      const claimId = active[(v + Math.floor(i / voters.length)) % active.length]!;
+      return {
+        ...r,
+        headers: { ...json, authorization: `Bearer ${voters[v]!.token}` },
+        body: JSON.stringify({ claimId, votes: 1 }),
+      };
+    },
+  },
+};
+const req = requests[args.endpoint];
+if (!req) {
+  console.error(`--endpoint is one of ${Object.keys(requests).join(', ')}`);
+  process.exit(2);
+}
+
+const profDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bh-prof-'));
+const proc = spawn(
+  process.execPath,
+  ['--cpu-prof', '--cpu-prof-dir', profDir, '--import', 'tsx', 'apps/api/src/server.ts'],
+  {
+    cwd: rootDir,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      API_ONLY: '1',
+      HOST: '127.0.0.1',
+      API_PORT: String(port),
+      DATA_DIR: profDir,
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: '0',
+      RATE_LIMIT_ALLOW: '127.0.0.1,::1,::ffff:127.0.0.1',
+    },
+  },
+);
+for (let i = 0; ; i++) {
+  if (
+    await fetch(`${base}/health`).then(
+      (r) => r.ok,
+      () => false,
+    )
+  )
+    break;
+  if (i > 300) throw new Error('the product did not start');
+  await new Promise((r) => setTimeout(r, 200));
+}
+const result = await autocannon({
+  url: base,
+  connections: Number(args.connections),
+  duration: Number(args.seconds),
+  requests: [req],
+});
+console.log(
+  `${args.endpoint}: ${Math.round(result.requests.total / result.duration)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`,
+);
+const exited = new Promise((r) => proc.once('exit', r));
+proc.kill('SIGTERM');
+await exited;
+
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+const file = fs.readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
+if (!file) throw new Error('no profile written');
+const profile = JSON.parse(fs.readFileSync(path.join(profDir, file), 'utf8')) as {
+  nodes: Node[];
+  samples: number[];
+  timeDeltas: number[];
+};
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const self = new Map<number, number>();
+profile.samples.forEach((id, i) =>
+  self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)),
+);
+const total = [...self.values()].reduce((a, b) => a + b, 0);
+const fns = new Map<string, number>();
+const pkgs = new Map<string, number>();
+for (const [id, us] of self) {
+  const f = byId.get(id)!.callFrame;
+  const where = f.url.replace(/^file:\/\//, '').replace(rootDir, '');
+  fns.set(
+    `${f.functionName || '(anonymous)'} ${where}:${f.lineNumber + 1}`,
+    (fns.get(`${f.functionName || '(anonymous)'} ${where}:${f.lineNumber + 1}`) ?? 0) + us,
+  );
+  const pkg =
+    /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(where)?.[1] ??
+    (where.startsWith('/apps/') || where.startsWith('/packages/')
+      ? where.split('/').slice(1, 3).join('/')
+      : where.startsWith('node:')
+        ? 'node internals'
+        : f.functionName.startsWith('(')
+          ? f.functionName
+          : where || 'native');
+  pkgs.set(pkg, (pkgs.get(pkg) ?? 0) + us);
+}
+const pct = (us: number) => `${((us / total) * 100).toFixed(1).padStart(5)}%`;
+console.log('\nSelf time by package:');
+for (const [p, us] of [...pkgs].sort((a, b) => b[1] - a[1]).slice(0, 20))
+  console.log(`${pct(us)}  ${p}`);
+console.log('\nHeaviest functions (self time):');
+for (const [f, us] of [...fns].sort((a, b) => b[1] - a[1]).slice(0, 30))
+  console.log(`${pct(us)}  ${f}`);
+console.log(`\nprofile: ${path.join(profDir, file)}`);
+process.exit(0);

@@ -1,0 +1,77 @@
+/**
+ * A micro-cache of feed pages (POST /bounty/search): the home feed is the same page for
+ * everyone and a popular term is asked again and again, so each distinct request is built at
+ * most once per FEED_CACHE_MS (default 1 s) per API instance; callers that arrive while it is
+ * being built wait for that one build. Pages are kept as the JSON the route sends.
+ *
+ * Bounties posted, rounds opened or closed and claims posted through this instance clear it at
+ * once (the poster sees their bounty); vote counts in the feed may lag by up to the TTL. The
+ * bounty and claim pages are never cached. FEED_CACHE_MS=0 turns it off.
+ * See docs/decisions/0007-feed-micro-cache.md.
+ */
+export interface FeedPage {
+  json: string;
+  nextCursor: string | null;
+}
+
+interface Entry {
+  at: number;
+  generation: number;
+  page: Promise<FeedPage>;
+}
+
+export class FeedCache {
+  private readonly entries = new Map<string, Entry>();
+  private generation = 0;
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 256,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  get enabled(): boolean {
+    return this.ttlMs > 0;
+  }
+
+  /** The cached page for `key`, or the one `build` makes (at most one build per key at a time). */
+  async get(key: string, build: () => Promise<FeedPage>): Promise<FeedPage> {
+    if (!this.enabled) return build();
+    const now = this.now();
+    const hit = this.entries.get(key);
+    if (hit && hit.generation === this.generation && now - hit.at < this.ttlMs) return hit.page;
+    const generation = this.generation;
+    const page = build();
+    const entry: Entry = { at: now, generation, page };
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    // A failed build is not kept: the next caller tries again.
+    page.catch(() => {
+      if (this.entries.get(key) === entry) this.entries.delete(key);
+    });
+    while (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next().value as string;
+      this.entries.delete(oldest);
+    }
+    return page;
+  }
+
+  /** After a change the feed shows: every page is built anew. */
+  clear(): void {
+    this.generation += 1;
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+const caches = new WeakMap<object, FeedCache>();
+
+/** One cache per running app (keyed by its service context), shared by routes and jobs. */
+export function feedCacheFor(owner: object, ttlMs: number): FeedCache {
+  let cache = caches.get(owner);
+  if (!cache) caches.set(owner, (cache = new FeedCache(ttlMs)));
+  return cache;
+}
