@@ -160,6 +160,18 @@ function resetPeakRss(pid: number) {
   }
 }
 
+/** CPU seconds (user + system) the process has used so far, or null off Linux. */
+function cpuSeconds(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
 function peakRssMb(pid: number): number | null {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -314,6 +326,8 @@ interface Measure {
   errors: number;
   statusCodes: Record<string, number>;
   peakRssMb: number | null;
+  /** The server's own CPU time per answered request, in ms (PostgreSQL's is not included). */
+  cpuMsPerRequest: number | null;
 }
 
 async function drive(server: Server, req: Request, seconds: number): Promise<Result> {
@@ -333,7 +347,9 @@ async function measure(server: Server, ep: Endpoint, fx: Fixtures): Promise<Meas
   await fetch(`${server.base}/health`, { signal: AbortSignal.timeout(120_000) }).catch(() => null);
   if (opts.warmup > 0) await drive(server, req, opts.warmup);
   resetPeakRss(server.proc.pid!);
+  const cpuBefore = cpuSeconds(server.proc.pid!);
   const r = await drive(server, req, opts.duration);
+  const cpuAfter = cpuSeconds(server.proc.pid!);
   const statusCodes: Record<string, number> = {};
   for (const [code, v] of Object.entries(r.statusCodeStats ?? {})) statusCodes[code] = v.count;
   return {
@@ -346,6 +362,10 @@ async function measure(server: Server, ep: Endpoint, fx: Fixtures): Promise<Meas
     errors: r.errors,
     statusCodes,
     peakRssMb: peakRssMb(server.proc.pid!),
+    cpuMsPerRequest:
+      cpuBefore === null || cpuAfter === null || r.requests.total === 0
+        ? null
+        : Math.round(((cpuAfter - cpuBefore) * 1000 * 100) / r.requests.total) / 100,
   };
 }
 
@@ -512,7 +532,7 @@ async function runPhase(target: Target): Promise<PhaseResult> {
       res.product = await measure(product, ep, fx);
       log(
         `product ${ep.label}: ${res.product.rps} req/s, p50 ${res.product.p50} ms, p99 ${res.product.p99} ms, ` +
-          `non-2xx ${res.product.non2xx}, peak RSS ${res.product.peakRssMb} MB`,
+          `non-2xx ${res.product.non2xx}, peak RSS ${res.product.peakRssMb} MB, CPU ${res.product.cpuMsPerRequest} ms/req`,
       );
       res.sampleStatus = (productSamples[ep.name] as { status?: number } | undefined)?.status;
       if (ep.sample)
@@ -533,8 +553,8 @@ async function runPhase(target: Target): Promise<PhaseResult> {
       res.floor = await measure(floor, ep, fx);
       res.ratio = Math.round((res.product!.rps / Math.max(1, res.floor.rps)) * 100) / 100;
       log(
-        `floor   ${ep.label}: ${res.floor.rps} req/s, p50 ${res.floor.p50} ms, p99 ${res.floor.p99} ms` +
-          ` → ratio ${res.ratio}`,
+        `floor   ${ep.label}: ${res.floor.rps} req/s, p50 ${res.floor.p50} ms, p99 ${res.floor.p99} ms, ` +
+          `CPU ${res.floor.cpuMsPerRequest} ms/req → ratio ${res.ratio}`,
       );
     }
   } finally {
@@ -643,18 +663,18 @@ function markdown(report: {
         '',
       );
       lines.push(
-        '| endpoint | req/s | p50 ms | p99 ms | floor req/s | floor p50 | floor p99 | ratio | peak RSS MB | floor RSS MB | non-2xx | same JSON |',
-        '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+        '| endpoint | req/s | p50 ms | p99 ms | floor req/s | floor p50 | floor p99 | ratio | peak RSS MB | floor RSS MB | CPU ms/req | floor CPU ms/req | non-2xx | same JSON |',
+        '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
       );
       for (const e of phase.endpoints) {
         if (e.skipped) {
-          lines.push(`| ${e.label} | skipped: ${e.skipped} |||||||||||`);
+          lines.push(`| ${e.label} | skipped: ${e.skipped} |||||||||||||`);
           continue;
         }
         const p = e.product!;
         const f = e.floor;
         lines.push(
-          `| ${e.label} | ${p.rps} | ${fmt(p.p50)} | ${fmt(p.p99)} | ${fmt(f?.rps)} | ${fmt(f?.p50)} | ${fmt(f?.p99)} | ${fmt(e.ratio, 2)} | ${fmt(p.peakRssMb)} | ${fmt(f?.peakRssMb)} | ${p.non2xx} | ${e.sameJson === undefined ? '–' : e.sameJson ? 'yes' : 'NO'} |`,
+          `| ${e.label} | ${p.rps} | ${fmt(p.p50)} | ${fmt(p.p99)} | ${fmt(f?.rps)} | ${fmt(f?.p50)} | ${fmt(f?.p99)} | ${fmt(e.ratio, 2)} | ${fmt(p.peakRssMb)} | ${fmt(f?.peakRssMb)} | ${fmt(p.cpuMsPerRequest, 2)} | ${fmt(f?.cpuMsPerRequest, 2)} | ${p.non2xx} | ${e.sameJson === undefined ? '–' : e.sameJson ? 'yes' : 'NO'} |`,
         );
       }
       if (phase.voteCheck)

@@ -1,5 +1,6 @@
 /**
- * `npm run bench:profile -- --endpoint user|vote|feed|feed-term|claim|bounty [--seconds S]`
+ * `npm run bench:profile -- --endpoint user|vote|feed|feed-term|claim|bounty [--seconds S]
+ *   [--server floor]`
  *
  * CPU profile of the product under load: starts the API (node --cpu-prof) on the database of
  * DATABASE_URL (filled beforehand with `npm run bench:data`), adds members with sessions,
@@ -26,6 +27,8 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
     port: { type: 'string', default: '5762' },
+    /** floor: profile bench/floor-server.ts instead of the product. */
+    server: { type: 'string', default: 'product' },
   },
 });
 const url = process.env.DATABASE_URL;
@@ -87,7 +90,14 @@ if (!req) {
 const profDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bh-prof-'));
 const proc = spawn(
   process.execPath,
-  ['--cpu-prof', '--cpu-prof-dir', profDir, '--import', 'tsx', 'apps/api/src/server.ts'],
+  [
+    '--cpu-prof',
+    '--cpu-prof-dir',
+    profDir,
+    '--import',
+    'tsx',
+    args.server === 'floor' ? 'apps/api/bench/floor-server.ts' : 'apps/api/src/server.ts',
+  ],
   {
     cwd: rootDir,
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -97,6 +107,7 @@ const proc = spawn(
       API_ONLY: '1',
       HOST: '127.0.0.1',
       API_PORT: String(port),
+      FLOOR_PORT: String(port),
       DATA_DIR: profDir,
       LOG_LEVEL: 'warn',
       SEED_DEMO: '0',
