@@ -39,6 +39,8 @@ export async function buildWebServer(
     root: distDir,
     index: false,
     wildcard: false,
+    // The build writes .br and .gz beside each asset (apps/web/vite.config.ts).
+    preCompressed: true,
     setHeaders(res, filePath) {
       // Vite puts a content hash in every asset name: cache those for a year.
       if (filePath.includes(`${path.sep}assets${path.sep}`))
