@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './env';
+import { buildWebServer, renderIndex } from './web-server';
+
+const HTML = '<html><head><title>x</title></head><body></body></html>';
+
+describe('web server', () => {
+  it('injects the runtime config and preconnect hints for the API and media origins', () => {
+    const config = loadConfig({
+      API_URL: 'http://api.example:5052',
+      MEDIA_URL: 'https://cdn.example/media/',
+    });
+    const html = renderIndex(HTML, config);
+    expect(html).toContain(
+      '<script>window.__BH_CONFIG__={"apiUrl":"http://api.example:5052","mediaUrl":"https://cdn.example/media/"}</script>',
+    );
+    for (const origin of ['http://api.example:5052', 'https://cdn.example']) {
+      expect(html).toContain(`<link rel="preconnect" href="${origin}" crossorigin>`);
+      expect(html).toContain(`<link rel="preconnect" href="${origin}">`);
+    }
+    expect(renderIndex(HTML, loadConfig({}))).not.toContain('preconnect');
+  });
+
+  it('sends a pre-compressed asset to a browser that accepts it', async () => {
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'bh-web-dist-'));
+    fs.mkdirSync(path.join(dist, 'assets'));
+    fs.writeFileSync(path.join(dist, 'index.html'), HTML);
+    const js = 'console.log("hello");'.repeat(100);
+    fs.writeFileSync(path.join(dist, 'assets/app.js'), js);
+    fs.writeFileSync(path.join(dist, 'assets/app.js.gz'), 'gzipped bytes');
+    const config = loadConfig({ DATA_DIR: dist });
+    const web = await buildWebServer(config, pino({ level: 'silent' }), dist);
+    try {
+      const gz = await web.inject({
+        url: '/assets/app.js',
+        headers: { 'accept-encoding': 'gzip' },
+      });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gz.headers['content-type']).toMatch(/javascript/);
+      expect(gz.headers.vary).toMatch(/accept-encoding/);
+      expect(gz.body).toBe('gzipped bytes');
+      const plain = await web.inject({ url: '/assets/app.js', headers: { 'accept-encoding': '' } });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe(js);
+    } finally {
+      await web.close();
+      fs.rmSync(dist, { recursive: true, force: true });
+    }
+  });
+});
