@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { endingIn, maskSsn, ordinal, relativeDate, roundStatus, ROUND_STATUS } from './format';
+import {
+  endingIn,
+  formatCount,
+  formatDayTime,
+  maskSsn,
+  ordinal,
+  relativeDate,
+  roundStatus,
+  ROUND_STATUS,
+} from './format';
 
 const now = new Date('2026-11-22T12:00:00Z');
 const ago = (ms: number) => new Date(now.getTime() - ms);
@@ -56,5 +65,30 @@ describe('masks', () => {
     expect(maskSsn('6789')).toBe('xxx-xx-6789');
     expect(endingIn('4242')).toBe('Ending in 4242');
     expect(maskSsn(null)).toBeNull();
+  });
+});
+
+describe('number and date text without Intl', () => {
+  it.each([0, 7, 999, 1000, 1234, 12345, 999999, 1000000, 123456789, -4321])(
+    'formatCount(%i) reads as en-US does',
+    (n) => expect(formatCount(n)).toBe(n.toLocaleString('en-US')),
+  );
+
+  it.each([
+    '2026-01-10T00:05:00',
+    '2026-01-10T11:59:00',
+    '2026-01-10T12:00:00',
+    '2026-11-03T16:05:00',
+  ])('formatDayTime(%s) reads as en-US does', (iso) => {
+    const d = new Date(iso);
+    const intl = d
+      .toLocaleString('en-US', {
+        month: 'short',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: '2-digit',
+      })
+      .replace(/\u202f/g, ' ');
+    expect(formatDayTime(d)).toBe(intl);
   });
 });

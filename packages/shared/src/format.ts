@@ -48,3 +48,21 @@ export function maskSsn(lastFour: string | null | undefined): string | null {
 export function endingIn(lastFour: string | null | undefined): string | null {
   return lastFour ? `Ending in ${lastFour}` : null;
 }
+
+/**
+ * A count with thousands separators, as en-US writes it ("12,345"), without Intl: the first
+ * Intl call of a page loads locale data, tens of milliseconds on a phone's main thread.
+ */
+export function formatCount(n: number): string {
+  const [whole = '0', fraction] = String(Math.abs(n)).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${n < 0 ? '-' : ''}${grouped}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** Month, day and time in local time, as en-US writes it ("Jan 10, 1:05 PM"), without Intl. */
+export function formatDayTime(value: string | Date): string {
+  const date = typeof value === 'string' ? new Date(value) : value;
+  const h = date.getHours();
+  const minutes = String(date.getMinutes()).padStart(2, '0');
+  return `${MONTHS[date.getMonth()]} ${date.getDate()}, ${h % 12 || 12}:${minutes} ${h < 12 ? 'AM' : 'PM'}`;
+}

@@ -1,3 +1,4 @@
+import { formatCount } from '@bountyhunt/shared/format';
 import HowToVoteIcon from '@mui/icons-material/HowToVote';
 import TollIcon from '@mui/icons-material/Toll';
 import Box from '@mui/material/Box';
@@ -20,7 +21,7 @@ function Stat({
       {icon}
       <Typography variant="body2" component="span" data-testid={testId}>
         <Box component="span" sx={{ fontWeight: 700 }}>
-          {value.toLocaleString('en-US')}
+          {formatCount(value)}
         </Box>{' '}
         <Box component="span" sx={{ color: 'text.secondary' }}>
           {label}

@@ -1,4 +1,5 @@
 /** SPEC.md §1/§2: a feed of bounties found by search, loading more as the user scrolls. */
+import { formatCount } from '@bountyhunt/shared/format';
 import type { Bounty } from '@bountyhunt/shared/bounties';
 import { MSGF } from '@bountyhunt/shared/messages';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
@@ -8,7 +9,7 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { useEffect, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useBountyFeed } from './api';
 import { ClaimGrid } from './claim-media';
@@ -37,7 +38,7 @@ export function BountyTitleBar({ bounty }: { bounty: Bounty }) {
       </Typography>
       {bounty.amount > 0 && (
         <Typography variant="body2" sx={{ color: 'secondary.main', fontWeight: 700 }}>
-          {bounty.amount.toLocaleString('en-US')} silver
+          {formatCount(bounty.amount)} silver
         </Typography>
       )}
       <ChevronRightIcon aria-hidden="true" />
@@ -45,14 +46,21 @@ export function BountyTitleBar({ bounty }: { bounty: Bounty }) {
   );
 }
 
-export function BountyCard({ bounty }: { bounty: Bounty }) {
+/** `first`: the card is on the first screen, so its tiles load at once. */
+export const BountyCard = memo(function BountyCard({
+  bounty,
+  first = false,
+}: {
+  bounty: Bounty;
+  first?: boolean;
+}) {
   const claims = bounty.rounds[0]?.claims ?? [];
   return (
     <Paper component="article" data-testid="bounty-card" sx={{ overflow: 'hidden' }}>
       <BountyTitleBar bounty={bounty} />
       <Box sx={{ p: 1 }}>
         {claims.length ? (
-          <ClaimGrid claims={claims} />
+          <ClaimGrid claims={claims} eager={first ? claims.length : 0} />
         ) : (
           <Typography variant="body2" color="text.secondary" sx={{ px: 1, py: 1.5 }}>
             No claims yet.
@@ -61,16 +69,19 @@ export function BountyCard({ bounty }: { bounty: Bounty }) {
       </Box>
     </Paper>
   );
-}
+});
 
 export function BountyFeed({
   term,
   excludeId,
   claimId,
+  onFirstScreen = true,
 }: {
   term: string;
   excludeId?: number;
   claimId?: number;
+  /** The feed starts on the first screen (home), not below other content (claim page). */
+  onFirstScreen?: boolean;
 }) {
   const feed = useBountyFeed(term, excludeId, claimId);
   const sentinel = useRef<HTMLDivElement>(null);
@@ -101,8 +112,8 @@ export function BountyFeed({
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }} data-testid="bounty-feed">
-      {bounties.map((b) => (
-        <BountyCard key={b.bountyId} bounty={b} />
+      {bounties.map((b, i) => (
+        <BountyCard key={b.bountyId} bounty={b} first={onFirstScreen && i === 0} />
       ))}
       {failed && (
         <Alert severity="error" data-testid="feed-error">

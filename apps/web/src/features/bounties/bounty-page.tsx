@@ -1,6 +1,6 @@
 /** SPEC.md §2 bounty page: title, Add Claim upload button, the rounds each listing its claims. */
 import { BOUNTY_DURATIONS, DEFAULT_BOUNTY_SECONDS, type Bounty } from '@bountyhunt/shared/bounties';
-import { roundStatus, ROUND_STATUS } from '@bountyhunt/shared/format';
+import { formatCount, roundStatus, ROUND_STATUS } from '@bountyhunt/shared/format';
 import { MSGF } from '@bountyhunt/shared/messages';
 import { hasRole, ROLE } from '@bountyhunt/shared/roles';
 import AddPhotoAlternateIcon from '@mui/icons-material/AddPhotoAlternate';
@@ -153,7 +153,7 @@ export default function BountyPage() {
               </Typography>
               {bounty.amount > 0 && (
                 <Typography sx={{ color: 'secondary.main', fontWeight: 700 }}>
-                  Prize: {bounty.amount.toLocaleString('en-US')} silver
+                  Prize: {formatCount(bounty.amount)} silver
                 </Typography>
               )}
             </Box>
@@ -222,7 +222,10 @@ export default function BountyPage() {
                   </Typography>
                 </Box>
                 {round.claims.length ? (
-                  <ClaimGrid claims={round.claims} />
+                  <ClaimGrid
+                    claims={round.claims}
+                    eager={round === rounds[0] ? round.claims.length : 0}
+                  />
                 ) : (
                   <Typography variant="body2" color="text.secondary">
                     No claims in this round yet.

@@ -1,9 +1,9 @@
 /** SPEC.md §2 "Feed rendering" and the claim page's media. */
+import { formatCount } from '@bountyhunt/shared/format';
 import type { Claim } from '@bountyhunt/shared/bounties';
-import { isImageKey } from '@bountyhunt/shared/keys';
-import ThumbUpIcon from '@mui/icons-material/ThumbUp';
+import { imageKeySize, isImageKey } from '@bountyhunt/shared/keys';
 import Box from '@mui/material/Box';
-import Typography from '@mui/material/Typography';
+import GlobalStyles from '@mui/material/GlobalStyles';
 import { Link as RouterLink } from 'react-router';
 import { mediaBaseUrl } from '../../lib/config';
 
@@ -18,67 +18,86 @@ function claimLabel(claim: Claim): string {
   return `Claim${by} on ${claim.bounty.title}`;
 }
 
-/** An i- key: its WebP thumbnail; otherwise a muted, looping, autoplaying mp4 preview. */
-export function FeedMedia({ mediaKey, alt }: { mediaKey: string; alt: string }) {
-  const fill = { width: '100%', height: '100%', objectFit: 'cover', display: 'block' } as const;
-  return isImageKey(mediaKey) ? (
-    <Box component="img" src={mediaSrc.thumb(mediaKey)} alt={alt} loading="lazy" sx={fill} />
-  ) : (
-    <Box
-      component="video"
-      src={mediaSrc.preview(mediaKey)}
-      poster={mediaSrc.thumb(mediaKey)}
-      aria-label={alt}
-      muted
-      loop
-      autoPlay
-      playsInline
-      preload="metadata"
-      sx={fill}
-    />
-  );
-}
-
-/** A claim in a grid: opens the claim page; vote count with a thumbs-up on top. */
-export function ClaimTile({ claim }: { claim: Claim }) {
-  return (
-    <Box
-      component={RouterLink}
-      to={`/claim/${claim.claimId}`}
-      data-testid="claim-tile"
-      aria-label={`${claimLabel(claim)}, ${claim.votes} votes`}
-      sx={{
+// Feeds show up to a hundred tiles at once: they are plain elements styled by the classes
+// below (inserted once), not MUI components, whose per-element style work made the feed's
+// first render a long main-thread task on phones.
+const tileStyles = (
+  <GlobalStyles
+    styles={(theme) => ({
+      '.bh-claim-tile': {
         position: 'relative',
         display: 'block',
         aspectRatio: '1 / 1',
-        borderRadius: 1,
+        borderRadius: theme.shape.borderRadius,
         overflow: 'hidden',
-        bgcolor: 'background.default',
+        backgroundColor: theme.palette.background.default,
         outlineOffset: 2,
-      }}
+      },
+      '.bh-claim-tile > img, .bh-claim-tile > video': {
+        width: '100%',
+        height: '100%',
+        objectFit: 'cover',
+        display: 'block',
+      },
+      '.bh-claim-votes': {
+        ...theme.typography.caption,
+        position: 'absolute',
+        left: 6,
+        bottom: 6,
+        display: 'inline-flex',
+        alignItems: 'center',
+        gap: 4,
+        padding: '2px 6px',
+        borderRadius: theme.shape.borderRadius,
+        backgroundColor: 'rgba(0,0,0,0.7)',
+        color: '#fff',
+        fontWeight: 700,
+      },
+      '.bh-claim-votes > svg': { width: 16, height: 16, fill: 'currentColor', flexShrink: 0 },
+    })}
+  />
+);
+
+/** MUI's ThumbUp icon as a bare SVG. */
+const thumbUp = (
+  <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+    <path d="M1 21h4V9H1zm22-11c0-1.1-.9-2-2-2h-6.31l.95-4.57.03-.32c0-.41-.17-.79-.44-1.06L14.17 1 7.59 7.59C7.22 7.95 7 8.45 7 9v10c0 1.1.9 2 2 2h9c.83 0 1.54-.5 1.84-1.22l3.02-7.05c.09-.23.14-.47.14-.73z" />
+  </svg>
+);
+
+/**
+ * A claim in a grid: opens the claim page; its thumbnail (an i- key) or muted, looping,
+ * autoplaying mp4 preview, with the vote count and a thumbs-up on top. `eager`: on the first
+ * screen, so its image loads at once rather than after layout (LCP).
+ */
+export function ClaimTile({ claim, eager = false }: { claim: Claim; eager?: boolean }) {
+  const key = claim.media;
+  return (
+    <RouterLink
+      to={`/claim/${claim.claimId}`}
+      className="bh-claim-tile"
+      data-testid="claim-tile"
+      aria-label={`${claimLabel(claim)}, ${claim.votes} votes`}
     >
-      <FeedMedia mediaKey={claim.media} alt="" />
-      <Box
-        sx={{
-          position: 'absolute',
-          left: 6,
-          bottom: 6,
-          display: 'inline-flex',
-          alignItems: 'center',
-          gap: 0.5,
-          px: 0.75,
-          py: 0.25,
-          borderRadius: 1,
-          bgcolor: 'rgba(0,0,0,0.7)',
-          color: '#fff',
-        }}
-      >
-        <ThumbUpIcon sx={{ fontSize: 16 }} aria-hidden="true" />
-        <Typography variant="caption" component="span" sx={{ fontWeight: 700 }}>
-          {claim.votes.toLocaleString('en-US')}
-        </Typography>
-      </Box>
-    </Box>
+      {isImageKey(key) ? (
+        <img src={mediaSrc.thumb(key)} alt="" loading={eager ? 'eager' : 'lazy'} />
+      ) : (
+        <video
+          src={mediaSrc.preview(key)}
+          poster={mediaSrc.thumb(key)}
+          aria-label=""
+          muted
+          loop
+          autoPlay
+          playsInline
+          preload="metadata"
+        />
+      )}
+      <span className="bh-claim-votes">
+        {thumbUp}
+        {formatCount(claim.votes)}
+      </span>
+    </RouterLink>
   );
 }
 
@@ -92,13 +111,17 @@ export function ClaimMediaLarge({ claim }: { claim: Claim }) {
     bgcolor: 'common.black',
     borderRadius: 1,
   } as const;
+  // The key's pixel size reserves the image's box, so nothing below it moves when it loads.
+  const size = imageKeySize(claim.media);
   return isImageKey(claim.media) ? (
     <Box
       component="img"
       src={mediaSrc.full(claim.media)}
       alt={claimLabel(claim)}
       data-testid="claim-media"
-      sx={sx}
+      fetchPriority="high"
+      {...(size ?? {})}
+      sx={{ ...sx, height: 'auto' }}
     />
   ) : (
     <Box
@@ -117,7 +140,8 @@ export function ClaimMediaLarge({ claim }: { claim: Claim }) {
   );
 }
 
-export function ClaimGrid({ claims }: { claims: Claim[] }) {
+/** `eager`: how many of the first tiles are on the first screen (loaded at once). */
+export function ClaimGrid({ claims, eager = 0 }: { claims: Claim[]; eager?: number }) {
   return (
     <Box
       sx={{
@@ -126,8 +150,9 @@ export function ClaimGrid({ claims }: { claims: Claim[] }) {
         gridTemplateColumns: { xs: 'repeat(3, 1fr)', sm: 'repeat(4, 1fr)', md: 'repeat(6, 1fr)' },
       }}
     >
-      {claims.map((c) => (
-        <ClaimTile key={c.claimId} claim={c} />
+      {tileStyles}
+      {claims.map((c, i) => (
+        <ClaimTile key={c.claimId} claim={c} eager={i < eager} />
       ))}
     </Box>
   );

@@ -2,7 +2,13 @@
  * SPEC.md §2 claim page: media, hunter, bounty title, votes, rank, relative date, and the
  * five-step vote bar (§4: only for an Active round; locked with the chosen stars once voted).
  */
-import { ordinal, relativeDate, roundStatus, ROUND_STATUS } from '@bountyhunt/shared/format';
+import {
+  formatCount,
+  ordinal,
+  relativeDate,
+  ROUND_STATUS,
+  roundStatus,
+} from '@bountyhunt/shared/format';
 import { MSGF } from '@bountyhunt/shared/messages';
 import { hasRole, ROLE } from '@bountyhunt/shared/roles';
 import StarIcon from '@mui/icons-material/Star';
@@ -159,9 +165,7 @@ export default function ClaimPage() {
               aria-label={`${claim.votes} votes`}
             >
               <ThumbUpIcon fontSize="small" aria-hidden="true" />
-              <Typography sx={{ fontWeight: 700 }}>
-                {claim.votes.toLocaleString('en-US')}
-              </Typography>
+              <Typography sx={{ fontWeight: 700 }}>{formatCount(claim.votes)}</Typography>
             </Box>
           </Box>
         </Box>
@@ -178,7 +182,12 @@ export default function ClaimPage() {
       <Typography variant="h2" sx={{ fontSize: '1.2rem', mb: 1.5 }}>
         More bounties
       </Typography>
-      <BountyFeed term="" excludeId={claim.bountyId} claimId={claim.claimId} />
+      <BountyFeed
+        term=""
+        excludeId={claim.bountyId}
+        claimId={claim.claimId}
+        onFirstScreen={false}
+      />
     </Box>
   );
 }

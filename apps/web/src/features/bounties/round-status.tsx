@@ -1,5 +1,5 @@
 /** SPEC.md §4 round status, as a chip with the end date. */
-import { roundStatus, ROUND_STATUS } from '@bountyhunt/shared/format';
+import { formatDayTime, roundStatus, ROUND_STATUS } from '@bountyhunt/shared/format';
 import Chip from '@mui/material/Chip';
 
 export const ROUND_STATUS_LABEL: Record<number, string> = {
@@ -9,15 +9,6 @@ export const ROUND_STATUS_LABEL: Record<number, string> = {
   [ROUND_STATUS.active]: 'Active',
 };
 
-function formatEnd(endDate: string): string {
-  return new Date(endDate).toLocaleString('en-US', {
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-  });
-}
-
 export function roundStatusText(
   round: { roundId?: number | null; endDate?: string | null } | null | undefined,
   now = new Date(),
@@ -25,9 +16,9 @@ export function roundStatusText(
   const status = roundStatus(round, now);
   const label = ROUND_STATUS_LABEL[status] ?? 'Unknown';
   if (status === ROUND_STATUS.active && round?.endDate)
-    return `${label} · ends ${formatEnd(round.endDate)}`;
+    return `${label} · ends ${formatDayTime(round.endDate)}`;
   if (status === ROUND_STATUS.inactive && round?.endDate)
-    return `${label} · ended ${formatEnd(round.endDate)}`;
+    return `${label} · ended ${formatDayTime(round.endDate)}`;
   return label;
 }
 

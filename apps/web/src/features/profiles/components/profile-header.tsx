@@ -1,3 +1,4 @@
+import { formatCount } from '@bountyhunt/shared/format';
 import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/Edit';
 import Avatar from '@mui/material/Avatar';
@@ -13,7 +14,7 @@ function Stat({ value, label }: { value: number; label: string }) {
   return (
     <Box sx={{ textAlign: 'center', minWidth: 64 }}>
       <Typography component="div" sx={{ fontWeight: 700, fontSize: '1.25rem' }}>
-        {value.toLocaleString('en-US')}
+        {formatCount(value)}
       </Typography>
       <Typography component="div" variant="body2" color="text.secondary">
         {label}

@@ -1,3 +1,4 @@
+import { formatCount } from '@bountyhunt/shared/format';
 import SearchIcon from '@mui/icons-material/Search';
 import Alert from '@mui/material/Alert';
 import Avatar from '@mui/material/Avatar';
@@ -17,7 +18,7 @@ import { LoadMore } from '../components/load-more';
 import { mediaUrl } from '../components/media';
 
 const plural = (n: number, one: string, many: string) =>
-  `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+  `${formatCount(n)} ${n === 1 ? one : many}`;
 
 function HunterRow({ hunter }: { hunter: HunterCard }) {
   return (
