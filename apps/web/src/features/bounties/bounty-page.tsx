@@ -1,6 +1,6 @@
 /** SPEC.md §2 bounty page: title, Add Claim upload button, the rounds each listing its claims. */
-import { BOUNTY_DURATIONS, DEFAULT_BOUNTY_SECONDS, type Bounty } from '@bountyhunt/shared/bounties';
-import { formatCount, roundStatus, ROUND_STATUS } from '@bountyhunt/shared/format';
+import type { Bounty } from '@bountyhunt/shared/bounties';
+import { formatCount, ROUND_STATUS, roundStatus } from '@bountyhunt/shared/format';
 import { MSGF } from '@bountyhunt/shared/messages';
 import { hasRole, ROLE } from '@bountyhunt/shared/roles';
 import AddPhotoAlternateIcon from '@mui/icons-material/AddPhotoAlternate';
@@ -9,25 +9,23 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
-import TextField from '@mui/material/TextField';
-import ToggleButton from '@mui/material/ToggleButton';
-import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import { useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { useFeedback } from '../../lib/feedback';
 import { useSession } from '../../lib/session';
-import { useBounty, useOpenRound } from './api';
+import { useBounty } from './api';
 import { ClaimGrid } from './claim-media';
-import { PostClaimDialog } from './post-claim-dialog';
 import { RoundStatusChip } from './round-status';
+
+// The dialogs (text field, toggle buttons, upload progress) load when first opened, not with
+// the page.
+const PostClaimDialog = lazy(() =>
+  import('./post-claim-dialog').then((m) => ({ default: m.PostClaimDialog })),
+);
+const OpenRoundDialog = lazy(() => import('./open-round-dialog'));
 
 const EMPTY: Bounty = {
   bountyId: 0,
@@ -42,68 +40,6 @@ const EMPTY: Bounty = {
   winnerClaimId: null,
   rounds: [],
 };
-
-function OpenRoundDialog({ bounty, onClose }: { bounty: Bounty; onClose: () => void }) {
-  const [seconds, setSeconds] = useState<number>(DEFAULT_BOUNTY_SECONDS);
-  const [amount, setAmount] = useState('0');
-  const [error, setError] = useState('');
-  const open = useOpenRound(bounty.bountyId);
-  const queryClient = useQueryClient();
-  const { refresh } = useSession();
-
-  async function submit() {
-    setError('');
-    const res = await open.mutateAsync({ seconds, amount: Number(amount || 0) });
-    if (res.status !== 200) return setError(res.message || `Error opening round (${res.status})`);
-    queryClient.setQueryData(['bounty', String(bounty.bountyId)], res);
-    void queryClient.invalidateQueries({ queryKey: ['bounties'] });
-    if (Number(amount) > 0) void refresh();
-    onClose();
-  }
-
-  return (
-    <Dialog open onClose={onClose} aria-labelledby="open-round-title" fullWidth maxWidth="xs">
-      <DialogTitle id="open-round-title">Open round {bounty.roundCount + 1}</DialogTitle>
-      <DialogContent>
-        <ToggleButtonGroup
-          exclusive
-          value={seconds}
-          onChange={(_e, v: number | null) => v !== null && setSeconds(v)}
-          aria-label="Duration"
-          color="secondary"
-          fullWidth
-          sx={{ mb: 2, mt: 1 }}
-        >
-          {BOUNTY_DURATIONS.map((d) => (
-            <ToggleButton key={d.seconds} value={d.seconds} sx={{ px: 1, whiteSpace: 'nowrap' }}>
-              {d.label}
-            </ToggleButton>
-          ))}
-        </ToggleButtonGroup>
-        <TextField
-          label="Add silver to the prize"
-          type="number"
-          value={amount}
-          onChange={(e) => setAmount(e.target.value.replace(/[^\d]/g, ''))}
-          slotProps={{ htmlInput: { min: 0, inputMode: 'numeric' } }}
-        />
-        {error && (
-          <Alert severity="error" sx={{ mt: 2 }}>
-            {error}
-          </Alert>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button color="inherit" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button variant="contained" onClick={() => void submit()} disabled={open.isPending}>
-          Open Round
-        </Button>
-      </DialogActions>
-    </Dialog>
-  );
-}
 
 export default function BountyPage() {
   const { id = '' } = useParams();
@@ -236,15 +172,17 @@ export default function BountyPage() {
           </Box>
         </>
       )}
-      {file && current && (
-        <PostClaimDialog
-          file={file}
-          bountyId={bounty.bountyId}
-          roundId={bounty.roundCount}
-          onClose={() => setFile(null)}
-        />
-      )}
-      {openRound && <OpenRoundDialog bounty={bounty} onClose={() => setOpenRound(false)} />}
+      <Suspense fallback={null}>
+        {file && current && (
+          <PostClaimDialog
+            file={file}
+            bountyId={bounty.bountyId}
+            roundId={bounty.roundCount}
+            onClose={() => setFile(null)}
+          />
+        )}
+        {openRound && <OpenRoundDialog bounty={bounty} onClose={() => setOpenRound(false)} />}
+      </Suspense>
     </Box>
   );
 }
