@@ -8,8 +8,7 @@ import { hunterAnswer } from './api';
 import { LIMITS } from './limits';
 import { postSchema } from './schemas';
 
-/** Paged lists answer a JSON array; the next page's cursor travels in this header. */
-export const NEXT_CURSOR_HEADER = 'x-next-cursor';
+export { NEXT_CURSOR_HEADER } from './keys';
 
 export const PAGE = { defaultLimit: 20, maxLimit: 100, directoryDefaultLimit: 24 } as const;
 

@@ -11,7 +11,7 @@ import { createAppRouter } from './router';
 
 export function App() {
   const [queryClient] = useState(createQueryClient);
-  const [router] = useState(createAppRouter);
+  const [router] = useState(() => createAppRouter(queryClient));
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />

@@ -28,7 +28,17 @@ function routeObject(r: AppRoute): RouteObject {
       <Page />
     </Suspense>
   );
-  return { path: r.path, element: r.guard ? <Guard {...r.guard}>{content}</Guard> : content };
+  return {
+    path: r.path,
+    element: r.guard ? <Guard {...r.guard}>{content}</Guard> : content,
+    handle: { preload: r.page, prefetch: r.prefetch } satisfies RouteHandle,
+  };
+}
+
+/** What each page route carries for the router: how to start loading its page chunk. */
+export interface RouteHandle {
+  preload: () => Promise<unknown>;
+  prefetch?: AppRoute['prefetch'];
 }
 
 function Root() {

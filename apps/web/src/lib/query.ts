@@ -67,3 +67,28 @@ export function useApiMutation<TVars = void, TData = unknown>(
       ),
   });
 }
+
+function answeredOk(data: unknown): boolean {
+  const first =
+    data && typeof data === 'object' && 'pages' in data
+      ? (data as { pages: unknown[] }).pages[0]
+      : data;
+  return !!first && typeof first === 'object' && (first as { status?: number }).status === 200;
+}
+
+/**
+ * For a route's `prefetch`: `prefetching` is `queryClient.prefetchQuery(…)` (or
+ * `prefetchInfiniteQuery`) of `queryKey`. An answer other than 200 (say the guard is about to
+ * send this user elsewhere) is marked stale, so the page asks again whenever it does mount
+ * instead of showing a cached refusal.
+ */
+export function prefetchApiQuery(
+  queryClient: QueryClient,
+  queryKey: QueryKey,
+  prefetching: Promise<void>,
+): void {
+  void prefetching.then(() => {
+    if (!answeredOk(queryClient.getQueryData(queryKey)))
+      void queryClient.invalidateQueries({ queryKey, exact: true, refetchType: 'none' });
+  });
+}

@@ -3,6 +3,7 @@
  * (app/router.tsx) collects every `features/<feature>/routes.tsx` by itself: a feature adds,
  * replaces or removes its pages by editing only its own routes file.
  */
+import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 
 export type LayoutKind =
@@ -30,4 +31,14 @@ export interface AppRoute {
   guard?: GuardSpec;
   /** A module whose default export is the page; loaded on first visit (code splitting). */
   page: () => Promise<{ default: ComponentType }>;
+  /**
+   * When the app opens on this route: starts the page's first queries at once, alongside
+   * GET /user and the page's chunk, instead of after both (see `prefetchApiQuery`).
+   */
+  prefetch?: (at: RouteLocation, queryClient: QueryClient) => void;
+}
+
+export interface RouteLocation {
+  params: Record<string, string | undefined>;
+  searchParams: URLSearchParams;
 }

@@ -7,6 +7,7 @@ import type { CurrentUser, Hunter, User } from '@bountyhunt/shared/api';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   createContext,
+  startTransition,
   useCallback,
   useContext,
   useEffect,
@@ -47,6 +48,16 @@ export function fetchCurrentUser(): Promise<ApiResult<CurrentUser>> {
   return apiRequest<CurrentUser>('GET', '/user');
 }
 
+let prefetched: Promise<ApiResult<CurrentUser>> | null = null;
+
+/**
+ * Starts loading the stored token's user before the app first renders (main.tsx); the
+ * SessionProvider's first load takes this answer instead of asking again.
+ */
+export function prefetchCurrentUser(): void {
+  if (getToken()) prefetched = fetchCurrentUser();
+}
+
 export function SessionProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [state, setState] = useState<State>(() =>
@@ -73,9 +84,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [apply]);
 
   useEffect(() => {
+    const early = prefetched;
+    prefetched = null;
     if (!getToken()) return;
     const mine = ++generation.current;
-    void fetchCurrentUser().then((res) => apply(mine, res));
+    // The first load renders the signed-in app as a transition (in slices, see main.tsx).
+    void (early ?? fetchCurrentUser()).then((res) => startTransition(() => apply(mine, res)));
   }, [apply]);
 
   const login = useCallback(

@@ -9,7 +9,7 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { memo, useEffect, useRef } from 'react';
+import { memo, useDeferredValue, useEffect, useRef } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useBountyFeed } from './api';
 import { ClaimGrid } from './claim-media';
@@ -86,6 +86,9 @@ export function BountyFeed({
   const feed = useBountyFeed(term, excludeId, claimId);
   const sentinel = useRef<HTMLDivElement>(null);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = feed;
+  // Up to a hundred tiles a page: they render as a transition (in slices, leaving the main
+  // thread free between them), after the answer arrives, rather than in one long task.
+  const data = useDeferredValue(feed.data);
 
   useEffect(() => {
     const el = sentinel.current;
@@ -98,15 +101,16 @@ export function BountyFeed({
     );
     observer.observe(el);
     return () => observer.disconnect();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+    // `data`: the sentinel mounts with the deferred render.
+  }, [data, hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  if (feed.isPending)
+  if (feed.isPending || !data)
     return (
       <Box sx={{ display: 'flex', justifyContent: 'center', py: 6 }}>
         <CircularProgress aria-label="Loading bounties" />
       </Box>
     );
-  const pages = feed.data?.pages ?? [];
+  const pages = data.pages;
   const failed = pages.find((p) => p.status !== 200);
   const bounties = pages.flatMap((p) => (p.status === 200 ? p.data : []));
 

@@ -1,5 +1,7 @@
 import { ROLE } from '@bountyhunt/shared/roles';
+import { prefetchApiQuery } from '../../lib/query';
 import type { AppRoute } from '../../lib/routes';
+import { hunterProfileQuery } from './api/profile-api';
 
 const signedIn = { role: ROLE.any, active: true };
 const hunters = { role: ROLE.hunter, active: true };
@@ -23,6 +25,11 @@ export const routes: AppRoute[] = [
     layout: 'main',
     guard: signedIn,
     page: () => import('./pages/profile-page'),
+    prefetch: ({ params }, queryClient) => {
+      if (!params.handle) return;
+      const profile = hunterProfileQuery(params.handle);
+      prefetchApiQuery(queryClient, profile.queryKey, queryClient.prefetchQuery(profile));
+    },
   },
   {
     path: '/bounty/post/:id',

@@ -4,7 +4,7 @@
  * SPEC.md §7 rules (status from the response, else 500 with UNKNOWN_ERROR).
  */
 import { MSG } from '@bountyhunt/shared/messages';
-import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/profiles';
+import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/keys';
 import { useInfiniteQuery, type QueryKey } from '@tanstack/react-query';
 import { getToken } from '../../../lib/api-client';
 import { apiBaseUrl } from '../../../lib/config';

@@ -14,14 +14,14 @@ import { usePagedList } from './paged';
 export const profileKey = (handle: string) => ['profiles', 'hunter', handle.toLowerCase()];
 
 /** GET /hunter/handle/{handle}: the hunter with post, claim and vote counts (404 unknown). */
+export const hunterProfileQuery = (handle: string) =>
+  apiQueryOptions<HunterProfile>(
+    profileKey(handle),
+    `/hunter/handle/${encodeURIComponent(handle)}`,
+  );
+
 export function useHunterProfile(handle: string | null) {
-  return useApiQuery<HunterProfile>({
-    ...apiQueryOptions<HunterProfile>(
-      profileKey(handle ?? ''),
-      `/hunter/handle/${encodeURIComponent(handle ?? '')}`,
-    ),
-    enabled: !!handle,
-  });
+  return useApiQuery<HunterProfile>({ ...hunterProfileQuery(handle ?? ''), enabled: !!handle });
 }
 
 /** GET /hunter/{hunterId}/feed: posts and claims, newest first, paged as the user scrolls. */
