@@ -21,8 +21,32 @@ export function findDuplicatePaths(routes: AppRoute[]): string[] {
   return [...dups];
 }
 
+/**
+ * A page chunk as a lazy component that does not suspend when the chunk is already loaded
+ * (router.tsx preloads the first page's alongside GET /user): React.lazy given a pending
+ * promise would show the spinner once more, and React holds a revealed fallback back for
+ * 300 ms. A thenable that answers at once lets React render the page in the same pass.
+ */
+function lazyPage(load: AppRoute['page']) {
+  let loaded: Awaited<ReturnType<AppRoute['page']>> | null = null;
+  const preload = () =>
+    load().then((m) => {
+      loaded = m;
+      return m;
+    });
+  const Page = lazy(() => {
+    const done = loaded;
+    if (!done) return preload();
+    const now: PromiseLike<typeof done> = {
+      then: (resolve) => Promise.resolve(resolve ? resolve(done) : done) as never,
+    };
+    return now as Promise<typeof done>;
+  });
+  return { Page, preload };
+}
+
 function routeObject(r: AppRoute): RouteObject {
-  const Page = lazy(r.page);
+  const { Page, preload } = lazyPage(r.page);
   const content = (
     <Suspense fallback={<PageSpinner />}>
       <Page />
@@ -31,7 +55,7 @@ function routeObject(r: AppRoute): RouteObject {
   return {
     path: r.path,
     element: r.guard ? <Guard {...r.guard}>{content}</Guard> : content,
-    handle: { preload: r.page, prefetch: r.prefetch } satisfies RouteHandle,
+    handle: { preload, prefetch: r.prefetch } satisfies RouteHandle,
   };
 }
 
