@@ -1,17 +1,22 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { createAppRouter } from './app/router';
+import { createQueryClient } from './lib/query';
 import { prefetchCurrentUser } from './lib/session';
 
-// GET /user leaves now, while React renders the first frame, not after it.
+// Before React's first render: GET /user, and (createAppRouter) the first page's chunk and
+// queries leave now, in parallel, rather than one after another as the app renders.
 prefetchCurrentUser();
+const queryClient = createQueryClient();
+const router = createAppRouter(queryClient);
 
 // A transition: React renders the first frame in slices that leave the main thread free
 // between them, instead of one long task (which a phone's CPU makes several times longer).
 startTransition(() => {
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <App />
+      <App queryClient={queryClient} router={router} />
     </StrictMode>,
   );
 });

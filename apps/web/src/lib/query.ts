@@ -92,3 +92,19 @@ export function prefetchApiQuery(
       void queryClient.invalidateQueries({ queryKey, exact: true, refetchType: 'none' });
   });
 }
+
+/**
+ * A route's `prefetch` of one GET (see `prefetchApiQuery`); `then` gets the data of a 200
+ * answer (say, to start loading the images the page will show).
+ */
+export function prefetchApi<T>(
+  queryClient: QueryClient,
+  options: ReturnType<typeof apiQueryOptions<T>>,
+  then?: (data: T) => void,
+): void {
+  const done = queryClient.prefetchQuery(options).then(() => {
+    const res = queryClient.getQueryData(options.queryKey);
+    if (res?.status === 200) then?.(res.data);
+  });
+  prefetchApiQuery(queryClient, options.queryKey, done);
+}

@@ -5,13 +5,9 @@ import { imageKeySize, isImageKey } from '@bountyhunt/shared/keys';
 import Box from '@mui/material/Box';
 import GlobalStyles from '@mui/material/GlobalStyles';
 import { Link as RouterLink } from 'react-router';
-import { mediaBaseUrl } from '../../lib/config';
+import { mediaSrc } from './media-src';
 
-export const mediaSrc = {
-  thumb: (key: string) => `${mediaBaseUrl()}${key}-t.webp`,
-  full: (key: string) => `${mediaBaseUrl()}${key}-f.webp`,
-  preview: (key: string) => `${mediaBaseUrl()}${key}-p.mp4`,
-};
+export { mediaSrc };
 
 function claimLabel(claim: Claim): string {
   const by = claim.hunter.handle ? ` by ${claim.hunter.handle}` : '';

@@ -1,9 +1,18 @@
+import type { Claim } from '@bountyhunt/shared/bounties';
+import { isImageKey } from '@bountyhunt/shared/keys';
 import { ROLE } from '@bountyhunt/shared/roles';
-import { prefetchApiQuery } from '../../lib/query';
+import { preloadImage } from '../../lib/preload-image';
+import { prefetchApi, prefetchApiQuery } from '../../lib/query';
 import type { AppRoute } from '../../lib/routes';
 import { bountyFeedQuery, bountyQuery, claimQuery, claimRankQuery } from './api';
+import { mediaSrc } from './media-src';
 
 const signedIn = { role: ROLE.any, active: true };
+
+/** The first screen's thumbnails: the LCP image is among them. */
+function preloadThumbs(claims: Claim[] | undefined) {
+  for (const c of claims ?? []) if (isImageKey(c.media)) preloadImage(mediaSrc.thumb(c.media));
+}
 
 export const routes: AppRoute[] = [
   {
@@ -13,7 +22,11 @@ export const routes: AppRoute[] = [
     page: () => import('./home-page'),
     prefetch: ({ searchParams }, queryClient) => {
       const feed = bountyFeedQuery((searchParams.get('q') ?? '').trim());
-      prefetchApiQuery(queryClient, feed.queryKey, queryClient.prefetchInfiniteQuery(feed));
+      const done = queryClient.prefetchInfiniteQuery(feed).then(() => {
+        const first = queryClient.getQueryData(feed.queryKey)?.pages[0];
+        if (first?.status === 200) preloadThumbs(first.data[0]?.rounds[0]?.claims);
+      });
+      prefetchApiQuery(queryClient, feed.queryKey, done);
     },
   },
   {
@@ -27,10 +40,12 @@ export const routes: AppRoute[] = [
     layout: 'main',
     guard: signedIn,
     page: () => import('./bounty-page'),
-    prefetch: ({ params }, queryClient) => {
-      const bounty = bountyQuery(params.id ?? '');
-      prefetchApiQuery(queryClient, bounty.queryKey, queryClient.prefetchQuery(bounty));
-    },
+    prefetch: ({ params }, queryClient) =>
+      prefetchApi(queryClient, bountyQuery(params.id ?? ''), (bounty) => {
+        // The page lists the newest round first.
+        const newest = [...bounty.rounds].sort((a, b) => b.roundId - a.roundId)[0];
+        preloadThumbs(newest?.claims);
+      }),
   },
   {
     path: '/claim/:id',
@@ -38,10 +53,10 @@ export const routes: AppRoute[] = [
     guard: signedIn,
     page: () => import('./claim-page'),
     prefetch: ({ params }, queryClient) => {
-      const claim = claimQuery(params.id ?? '');
-      const rank = claimRankQuery(params.id ?? '');
-      prefetchApiQuery(queryClient, claim.queryKey, queryClient.prefetchQuery(claim));
-      prefetchApiQuery(queryClient, rank.queryKey, queryClient.prefetchQuery(rank));
+      prefetchApi(queryClient, claimQuery(params.id ?? ''), (claim) => {
+        if (isImageKey(claim.media)) preloadImage(mediaSrc.full(claim.media), 'high');
+      });
+      prefetchApi(queryClient, claimRankQuery(params.id ?? ''));
     },
   },
 ];

@@ -1,7 +1,9 @@
 import { ROLE } from '@bountyhunt/shared/roles';
-import { prefetchApiQuery } from '../../lib/query';
+import { preloadImage } from '../../lib/preload-image';
+import { prefetchApi, prefetchApiQuery } from '../../lib/query';
 import type { AppRoute } from '../../lib/routes';
-import { hunterProfileQuery } from './api/profile-api';
+import { hunterFeedQuery, hunterProfileQuery } from './api/profile-api';
+import { isImageKey, mediaUrl } from './components/media-url';
 
 const signedIn = { role: ROLE.any, active: true };
 const hunters = { role: ROLE.hunter, active: true };
@@ -27,8 +29,18 @@ export const routes: AppRoute[] = [
     page: () => import('./pages/profile-page'),
     prefetch: ({ params }, queryClient) => {
       if (!params.handle) return;
-      const profile = hunterProfileQuery(params.handle);
-      prefetchApiQuery(queryClient, profile.queryKey, queryClient.prefetchQuery(profile));
+      prefetchApi(queryClient, hunterProfileQuery(params.handle), (profile) => {
+        // The banner (the largest image on the first screen) and the picture.
+        if (profile.banner && isImageKey(profile.banner)) {
+          preloadImage(mediaUrl(profile.banner, '-t.webp'));
+          preloadImage(mediaUrl(profile.banner, '-f.webp'), 'high');
+        }
+        if (profile.picture && isImageKey(profile.picture))
+          preloadImage(mediaUrl(profile.picture, '-t.webp'));
+        // The feed needs the hunter's id: ask for it as soon as the profile answers.
+        const feed = hunterFeedQuery(profile.hunterId);
+        prefetchApiQuery(queryClient, feed.queryKey, queryClient.prefetchInfiniteQuery(feed));
+      });
     },
   },
   {

@@ -5,7 +5,7 @@
  */
 import { MSG } from '@bountyhunt/shared/messages';
 import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/keys';
-import { useInfiniteQuery, type QueryKey } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery, type QueryKey } from '@tanstack/react-query';
 import { getToken } from '../../../lib/api-client';
 import { apiBaseUrl } from '../../../lib/config';
 
@@ -56,6 +56,22 @@ export async function fetchPage<T>(
   }
 }
 
+/** Query options of an infinite list over a paged endpoint (for the hook, or a prefetch). */
+export function pagedListOptions<T>(
+  queryKey: QueryKey,
+  path: string,
+  params: Record<string, string | number | undefined> = {},
+) {
+  return infiniteQueryOptions({
+    queryKey: [...queryKey, params],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam, signal }) =>
+      fetchPage<T>(path, { ...params, cursor: pageParam }, signal),
+    getNextPageParam: (last: PageResult<T>) =>
+      last.status === 200 && last.next ? last.next : undefined,
+  });
+}
+
 /** Infinite list over a paged endpoint; a failed page stops paging and keeps its status. */
 export function usePagedList<T>(
   queryKey: QueryKey,
@@ -63,12 +79,5 @@ export function usePagedList<T>(
   params: Record<string, string | number | undefined> = {},
   enabled = true,
 ) {
-  return useInfiniteQuery({
-    queryKey: [...queryKey, params],
-    enabled,
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam, signal }) =>
-      fetchPage<T>(path, { ...params, cursor: pageParam }, signal),
-    getNextPageParam: (last) => (last.status === 200 && last.next ? last.next : undefined),
-  });
+  return useInfiniteQuery({ ...pagedListOptions<T>(queryKey, path, params), enabled });
 }

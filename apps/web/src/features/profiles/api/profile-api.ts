@@ -9,7 +9,8 @@ import type {
 } from '@bountyhunt/shared/profiles';
 import { apiRequest, type ApiResult } from '../../../lib/api-client';
 import { apiQueryOptions, useApiMutation, useApiQuery } from '../../../lib/query';
-import { usePagedList } from './paged';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { pagedListOptions, usePagedList } from './paged';
 
 export const profileKey = (handle: string) => ['profiles', 'hunter', handle.toLowerCase()];
 
@@ -25,13 +26,11 @@ export function useHunterProfile(handle: string | null) {
 }
 
 /** GET /hunter/{hunterId}/feed: posts and claims, newest first, paged as the user scrolls. */
+export const hunterFeedQuery = (hunterId: number | undefined) =>
+  pagedListOptions<FeedItem>(['profiles', 'feed', hunterId], `/hunter/${hunterId}/feed`);
+
 export function useHunterFeed(hunterId: number | undefined) {
-  return usePagedList<FeedItem>(
-    ['profiles', 'feed', hunterId],
-    `/hunter/${hunterId}/feed`,
-    {},
-    hunterId !== undefined,
-  );
+  return useInfiniteQuery({ ...hunterFeedQuery(hunterId), enabled: hunterId !== undefined });
 }
 
 /** GET /hunters: the directory, filtered by handle or stage name. */

@@ -5,11 +5,9 @@
  */
 import Box, { type BoxProps } from '@mui/material/Box';
 import { useEffect, useState } from 'react';
-import { mediaBaseUrl } from '../../../lib/config';
+import { isImageKey, mediaUrl } from './media-url';
 
-export const isImageKey = (key: string) => key.startsWith('i-');
-export const mediaUrl = (key: string, suffix: '-t.webp' | '-f.webp' | '-p.mp4') =>
-  `${mediaBaseUrl()}${encodeURIComponent(key)}${suffix}`;
+export { isImageKey, mediaUrl };
 
 const BLANK_BG = 'rgba(255,255,255,0.07)';
 
@@ -34,11 +32,14 @@ export function ProgressiveImage({
   mediaKey,
   alt,
   full = true,
+  eager = false,
 }: {
   mediaKey: string;
   alt: string;
   /** Also load the full-size image (banners, post pages); thumbnails only otherwise. */
   full?: boolean;
+  /** On the first screen (the banner): load at once, the full image first among images. */
+  eager?: boolean;
 }) {
   const thumb = mediaUrl(mediaKey, '-t.webp');
   const big = mediaUrl(mediaKey, '-f.webp');
@@ -49,11 +50,12 @@ export function ProgressiveImage({
     let live = true;
     const img = new Image();
     img.onload = () => live && setFullLoaded(big);
+    if (eager) img.fetchPriority = 'high';
     img.src = big;
     return () => {
       live = false;
     };
-  }, [big, full]);
+  }, [big, full, eager]);
   const src = fullLoaded ?? thumb;
   return (
     <>
@@ -62,7 +64,7 @@ export function ProgressiveImage({
         component="img"
         src={src}
         alt={alt}
-        loading="lazy"
+        loading={eager ? 'eager' : 'lazy'}
         decoding="async"
         onLoad={() => setThumbLoaded(true)}
         data-stage={fullLoaded ? 'full' : thumbLoaded ? 'thumb' : 'blank'}

@@ -39,7 +39,7 @@ export function ProfileHeader({ profile, own }: { profile: HunterProfile; own: b
         }}
       >
         {profile.banner ? (
-          <ProgressiveImage mediaKey={profile.banner} alt={`Banner of ${name}`} />
+          <ProgressiveImage mediaKey={profile.banner} alt={`Banner of ${name}`} eager />
         ) : (
           <BlankImage sx={{ position: 'absolute', inset: 0 }} />
         )}
