@@ -46,7 +46,10 @@ export function BountyTitleBar({ bounty }: { bounty: Bounty }) {
   );
 }
 
-/** `first`: the card is on the first screen, so its tiles load at once. */
+/**
+ * `first`: the card is on the first screen, so its tiles load at once. The others skip style,
+ * layout and paint until scrolled near (content-visibility), sized meanwhile by an estimate.
+ */
 export const BountyCard = memo(function BountyCard({
   bounty,
   first = false,
@@ -56,7 +59,14 @@ export const BountyCard = memo(function BountyCard({
 }) {
   const claims = bounty.rounds[0]?.claims ?? [];
   return (
-    <Paper component="article" data-testid="bounty-card" sx={{ overflow: 'hidden' }}>
+    <Paper
+      component="article"
+      data-testid="bounty-card"
+      sx={{
+        overflow: 'hidden',
+        ...(first ? {} : { contentVisibility: 'auto', containIntrinsicSize: 'auto 560px' }),
+      }}
+    >
       <BountyTitleBar bounty={bounty} />
       <Box sx={{ p: 1 }}>
         {claims.length ? (

@@ -6,6 +6,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { ordinal, relativeDate } from '@bountyhunt/shared/format';
 import type { FeedItem, Post, ProfileClaim } from '@bountyhunt/shared/profiles';
+import { memo } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { MediaTile } from './media';
 
@@ -33,7 +34,7 @@ export function ClaimBar({ claim }: { claim: ProfileClaim }) {
   );
 }
 
-function ClaimCard({ claim }: { claim: ProfileClaim }) {
+const ClaimCard = memo(function ClaimCard({ claim }: { claim: ProfileClaim }) {
   return (
     <Paper sx={{ overflow: 'hidden' }} data-testid="feed-claim">
       <CardActionArea component={RouterLink} to={`/claim/${claim.claimId}`}>
@@ -55,9 +56,9 @@ function ClaimCard({ claim }: { claim: ProfileClaim }) {
       </CardActionArea>
     </Paper>
   );
-}
+});
 
-function PostCard({ post }: { post: Post }) {
+const PostCard = memo(function PostCard({ post }: { post: Post }) {
   return (
     <Paper sx={{ overflow: 'hidden' }} data-testid="feed-post">
       <MediaTile mediaKey={post.file} alt={post.text ? `Post: ${post.text}` : 'Post'} />
@@ -73,7 +74,9 @@ function PostCard({ post }: { post: Post }) {
       </Box>
     </Paper>
   );
-}
+});
+
+const LATER = { contentVisibility: 'auto', containIntrinsicSize: 'auto 260px' } as const;
 
 /** The merged feed of posts and claims, newest first. */
 export function FeedGrid({ items }: { items: FeedItem[] }) {
@@ -91,8 +94,12 @@ export function FeedGrid({ items }: { items: FeedItem[] }) {
         alignItems: 'start',
       }}
     >
-      {items.map((item) => (
-        <li key={item.type === 'post' ? `p${item.post.postId}` : `c${item.claim.claimId}`}>
+      {items.map((item, i) => (
+        <li
+          key={item.type === 'post' ? `p${item.post.postId}` : `c${item.claim.claimId}`}
+          // Below the first screen: no style, layout or paint until scrolled near.
+          style={i >= 4 ? LATER : undefined}
+        >
           {item.type === 'post' ? <PostCard post={item.post} /> : <ClaimCard claim={item.claim} />}
         </li>
       ))}

@@ -4,6 +4,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
+import { useDeferredValue } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { PageSpinner } from '../../../components/page-spinner';
 import { hunterHandle } from '../../../lib/access';
@@ -34,8 +35,10 @@ function Message({ title, text, testId }: { title: string; text: string; testId:
 
 function ProfileFeed({ hunterId, own }: { hunterId: number; own: boolean }) {
   const feed = useHunterFeed(hunterId);
-  if (feed.isPending) return <PageSpinner />;
-  const pages = feed.data?.pages ?? [];
+  // Twenty cards a page: rendered as a transition (in slices, see bounty-feed.tsx).
+  const data = useDeferredValue(feed.data);
+  if (feed.isPending || !data) return <PageSpinner />;
+  const pages = data.pages;
   const failed = pages.find((p) => p.status !== 200);
   const items = pages.flatMap((p) => p.data);
   return (
