@@ -3,8 +3,8 @@ import { formatCount } from '@bountyhunt/shared/format';
 import type { Claim } from '@bountyhunt/shared/bounties';
 import { imageKeySize, isImageKey } from '@bountyhunt/shared/keys';
 import Box from '@mui/material/Box';
-import GlobalStyles from '@mui/material/GlobalStyles';
 import { Link as RouterLink } from 'react-router';
+import './claim-tile.css';
 import { mediaSrc } from './media-src';
 
 export { mediaSrc };
@@ -14,46 +14,9 @@ function claimLabel(claim: Claim): string {
   return `Claim${by} on ${claim.bounty.title}`;
 }
 
-// Feeds show up to a hundred tiles at once: they are plain elements styled by the classes
-// below (inserted once), not MUI components, whose per-element style work made the feed's
-// first render a long main-thread task on phones.
-const tileStyles = (
-  <GlobalStyles
-    styles={(theme) => ({
-      '.bh-claim-tile': {
-        position: 'relative',
-        display: 'block',
-        aspectRatio: '1 / 1',
-        borderRadius: theme.shape.borderRadius,
-        overflow: 'hidden',
-        backgroundColor: theme.palette.background.default,
-        outlineOffset: 2,
-      },
-      '.bh-claim-tile > img, .bh-claim-tile > video': {
-        width: '100%',
-        height: '100%',
-        objectFit: 'cover',
-        display: 'block',
-      },
-      '.bh-claim-votes': {
-        ...theme.typography.caption,
-        position: 'absolute',
-        left: 6,
-        bottom: 6,
-        display: 'inline-flex',
-        alignItems: 'center',
-        gap: 4,
-        padding: '2px 6px',
-        borderRadius: theme.shape.borderRadius,
-        backgroundColor: 'rgba(0,0,0,0.7)',
-        color: '#fff',
-        fontWeight: 700,
-      },
-      '.bh-claim-votes > svg': { width: 16, height: 16, fill: 'currentColor', flexShrink: 0 },
-    })}
-  />
-);
-
+// Feeds show up to a hundred tiles at once: they are plain elements styled by a stylesheet
+// (claim-tile.css), not MUI components, whose per-element style work made the feed's first
+// render a long main-thread task on phones.
 /** MUI's ThumbUp icon as a bare SVG. */
 const thumbUp = (
   <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
@@ -146,7 +109,6 @@ export function ClaimGrid({ claims, eager = 0 }: { claims: Claim[]; eager?: numb
         gridTemplateColumns: { xs: 'repeat(3, 1fr)', sm: 'repeat(4, 1fr)', md: 'repeat(6, 1fr)' },
       }}
     >
-      {tileStyles}
       {claims.map((c, i) => (
         <ClaimTile key={c.claimId} claim={c} eager={i < eager} />
       ))}
