@@ -88,6 +88,8 @@ interface RunResult {
   cls: number;
   js: { initialGzipKb: number; totalGzipKb: number; transferKb: number; files: number };
   images: number;
+  /** Lighthouse's CPU benchmark of this run (higher: a faster, quieter machine). */
+  benchmarkIndex: number;
   finalUrl: string;
   warnings: string[];
   /** Audits scoring under 0.9 (not informative, not applicable), by category. */
@@ -98,7 +100,7 @@ interface PageResult {
   name: string;
   path: string;
   runs: RunResult[];
-  median?: Omit<RunResult, 'finalUrl' | 'warnings' | 'failing'>;
+  median?: Omit<RunResult, 'finalUrl' | 'warnings' | 'failing' | 'benchmarkIndex'>;
   failing?: Record<string, string[]>;
   report?: string;
   error?: string;
@@ -363,6 +365,7 @@ async function measure(
           files: scripts.size,
         },
         images,
+        benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
         finalUrl,
         warnings: lhr.runWarnings.map(String),
         failing: failingAudits(lhr),
@@ -453,6 +456,13 @@ function markdown(report: {
     .filter((p) => p.runs.length > 1)
     .map((p) => `${p.name} ${p.runs.map((r) => r.performance).join('/')}`);
   if (runsLine.length) L.push('', `Performance per run: ${runsLine.join('; ')}.`);
+  const bench = report.pages.flatMap((p) => p.runs.map((r) => r.benchmarkIndex));
+  if (bench.length)
+    L.push(
+      '',
+      `Lighthouse CPU benchmark index over the runs: ${Math.min(...bench)} to ${Math.max(...bench)} ` +
+        '(this 2-core machine is shared; lower means a busier CPU and worse TBT/LCP).',
+    );
   const failing = report.pages.filter((p) => p.failing && Object.keys(p.failing).length);
   if (failing.length) {
     L.push('', '## Audits under 0.9 (median run)', '');
@@ -509,7 +519,8 @@ try {
           `${p.name} run ${i + 1}/${runs}: perf ${result.performance}, a11y ${result.accessibility}, ` +
             `bp ${result.bestPractices}, LCP ${result.lcpMs} ms, TBT ${result.tbtMs} ms, ` +
             `CLS ${result.cls}, JS ${result.js.initialGzipKb}/${result.js.totalGzipKb} KB gz, ` +
-            `${result.images} images (${((performance.now() - t) / 1000).toFixed(1)} s)`,
+            `${result.images} images, CPU benchmark ${result.benchmarkIndex} ` +
+            `(${((performance.now() - t) / 1000).toFixed(1)} s)`,
         );
       } catch (err) {
         res.error = err instanceof Error ? err.message : String(err);
