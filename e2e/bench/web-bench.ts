@@ -102,6 +102,7 @@ interface PageResult {
   runs: RunResult[];
   median?: Omit<RunResult, 'finalUrl' | 'warnings' | 'failing' | 'benchmarkIndex'>;
   failing?: Record<string, string[]>;
+  /** The median run's Lighthouse report, relative to the OS temp dir (not kept in results). */
   report?: string;
   error?: string;
 }
@@ -540,8 +541,8 @@ try {
         0,
       );
       res.failing = res.runs[idx]!.failing;
-      res.report = path.join(reportsDir, `${p.name}.json`);
-      fs.writeFileSync(res.report, JSON.stringify(lhrs[idx]));
+      res.report = path.join(path.basename(reportsDir), `${p.name}.json`);
+      fs.writeFileSync(path.join(reportsDir, `${p.name}.json`), JSON.stringify(lhrs[idx]));
     }
   }
   code = pages.some((p) => p.error || !p.median) ? 1 : 0;
