@@ -1,6 +1,5 @@
 /** The whole product in one process: API on API_PORT, web app on WEB_PORT. */
 import fs from 'node:fs';
-import { Redis } from 'ioredis';
 import { buildApp, createLogger } from './app';
 import { createDatabase, runMigrations } from './db/client';
 import { ConfigError, loadConfig, type Config } from './env';
@@ -8,7 +7,7 @@ import { PgBossJobQueue } from './jobs/pg-boss-queue';
 import { jobDefinitions } from './jobs/registry';
 import { systemClock } from './lib/clock';
 import { MemoryRateStore, RateLimiter, RedisRateStore, type RateStore } from './lib/rate-limiter';
-import { isBrandNew, seedDemo, shouldSeedAtStart } from './seed/seed';
+import { isBrandNew, shouldSeedAtStart } from './seed/seed-at-start';
 import { buildWebServer } from './web-server';
 
 let config: Config;
@@ -32,6 +31,8 @@ log.info({ database: database.kind }, 'database ready');
 
 let store: RateStore = new MemoryRateStore(systemClock);
 if (config.REDIS_URL) {
+  // ioredis is loaded only by processes configured for Redis.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false });
   redis.on('error', (err) => log.warn({ err: { message: err.message } }, 'redis error'));
   store = new RedisRateStore(redis);
@@ -43,6 +44,7 @@ const jobs = new PgBossJobQueue(database, log);
 await jobs.start();
 // Demo data on a brand-new embedded database (CONTRACT.md SEED_DEMO), before anyone can ask.
 if (shouldSeedAtStart(config, database.kind, brandNew)) {
+  const { seedDemo } = await import('./seed/seed');
   await seedDemo({ config, database, log, jobs });
 }
 const app = await buildApp({ config, database, rateLimiter, jobs });
