@@ -6,9 +6,13 @@ import { ConfigError, loadConfig, type Config } from './env';
 import { PgBossJobQueue } from './jobs/pg-boss-queue';
 import { jobDefinitions } from './jobs/registry';
 import { systemClock } from './lib/clock';
+import { tuneHeap } from './lib/heap-tuning';
 import { MemoryRateStore, RateLimiter, RedisRateStore, type RateStore } from './lib/rate-limiter';
 import { isBrandNew, shouldSeedAtStart } from './seed/seed-at-start';
 import { buildWebServer } from './web-server';
+
+// Before anything allocates much: keeps peak memory under load near the live data.
+tuneHeap();
 
 let config: Config;
 try {
