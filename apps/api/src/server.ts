@@ -1,15 +1,18 @@
 /** The whole product in one process: API on API_PORT, web app on WEB_PORT. */
 import fs from 'node:fs';
-import { Redis } from 'ioredis';
 import { buildApp, createLogger } from './app';
 import { createDatabase, runMigrations } from './db/client';
 import { ConfigError, loadConfig, type Config } from './env';
 import { PgBossJobQueue } from './jobs/pg-boss-queue';
 import { jobDefinitions } from './jobs/registry';
 import { systemClock } from './lib/clock';
+import { tuneHeap } from './lib/heap-tuning';
 import { MemoryRateStore, RateLimiter, RedisRateStore, type RateStore } from './lib/rate-limiter';
-import { isBrandNew, seedDemo, shouldSeedAtStart } from './seed/seed';
+import { isBrandNew, shouldSeedAtStart } from './seed/seed-at-start';
 import { buildWebServer } from './web-server';
+
+// Before anything allocates much: keeps peak memory under load near the live data.
+tuneHeap();
 
 let config: Config;
 try {
@@ -32,6 +35,8 @@ log.info({ database: database.kind }, 'database ready');
 
 let store: RateStore = new MemoryRateStore(systemClock);
 if (config.REDIS_URL) {
+  // ioredis is loaded only by processes configured for Redis.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false });
   redis.on('error', (err) => log.warn({ err: { message: err.message } }, 'redis error'));
   store = new RedisRateStore(redis);
@@ -43,6 +48,7 @@ const jobs = new PgBossJobQueue(database, log);
 await jobs.start();
 // Demo data on a brand-new embedded database (CONTRACT.md SEED_DEMO), before anyone can ask.
 if (shouldSeedAtStart(config, database.kind, brandNew)) {
+  const { seedDemo } = await import('./seed/seed');
   await seedDemo({ config, database, log, jobs });
 }
 const app = await buildApp({ config, database, rateLimiter, jobs });

@@ -5,9 +5,13 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../env';
+import { lazyImport } from '../lib/lazy-import';
+
+/** nodemailer is loaded by the first mail, not by every process at start-up. */
+const loadNodemailer = lazyImport(async () => (await import('nodemailer')).default);
 
 export interface MailMessage {
   to: string;
@@ -22,11 +26,13 @@ export interface Mailer {
 }
 
 export class FileMailer implements Mailer {
-  private readonly transport = nodemailer.createTransport({
-    streamTransport: true,
-    buffer: true,
-    newline: 'unix',
-  });
+  private readonly transport = lazyImport(async () =>
+    (await loadNodemailer()).createTransport({
+      streamTransport: true,
+      buffer: true,
+      newline: 'unix',
+    }),
+  );
   constructor(
     private readonly dir: string,
     private readonly from: string,
@@ -34,7 +40,8 @@ export class FileMailer implements Mailer {
   ) {}
 
   async send(message: MailMessage): Promise<void> {
-    const info = await this.transport.sendMail({ from: this.from, ...message });
+    const transport = await this.transport();
+    const info = await transport.sendMail({ from: this.from, ...message });
     fs.mkdirSync(this.dir, { recursive: true });
     const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${crypto.randomBytes(4).toString('hex')}.eml`;
     fs.writeFileSync(path.join(this.dir, name), info.message as Buffer);
@@ -46,22 +53,22 @@ export class FileMailer implements Mailer {
 }
 
 export class SmtpMailer implements Mailer {
-  private readonly transport;
+  private transport: Transporter | undefined;
   constructor(
-    url: string,
+    private readonly url: string,
     private readonly from: string,
     private readonly log: FastifyBaseLogger,
-  ) {
-    this.transport = nodemailer.createTransport(url);
-  }
+  ) {}
 
   async send(message: MailMessage): Promise<void> {
+    // Makes no connection by itself: nodemailer connects when a message is sent.
+    this.transport ??= (await loadNodemailer()).createTransport(this.url);
     await this.transport.sendMail({ from: this.from, ...message });
     this.log.info({ subject: message.subject }, 'mail sent');
   }
 
   async close(): Promise<void> {
-    this.transport.close();
+    this.transport?.close();
   }
 }
 

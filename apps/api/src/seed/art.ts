@@ -1,5 +1,5 @@
 /** Distinct, pleasant images rendered locally with sharp from SVG (no network). */
-import sharp from 'sharp';
+import { loadSharp } from '../modules/media/media.processor';
 import { rng } from './random';
 
 const PALETTES: [string, string, string][] = [
@@ -63,12 +63,13 @@ ${text}
 }
 
 /** The picture as a JPEG, as a phone would upload it. */
-export function artJpeg(
+export async function artJpeg(
   seed: number,
   width: number,
   height: number,
   caption?: string,
 ): Promise<Buffer> {
+  const sharp = await loadSharp();
   return sharp(Buffer.from(artSvg(seed, width, height, caption)))
     .jpeg({ quality: 86 })
     .toBuffer();

@@ -58,25 +58,7 @@ export interface SeedResult {
   notes: string[];
 }
 
-/** True when the database holds no migration yet (checked before migrating). */
-export async function isBrandNew(database: DatabaseHandle): Promise<boolean> {
-  const rows = await queryRows<{ t: string | null }>(
-    database.db,
-    sql`select to_regclass('drizzle.__drizzle_migrations')::text as t`,
-  );
-  return !rows[0]?.t;
-}
-
-/** Start-up rule: a brand-new embedded database unless SEED_DEMO=0; any brand-new one with SEED_DEMO=1. */
-export function shouldSeedAtStart(
-  config: Config,
-  kind: DatabaseHandle['kind'],
-  brandNew: boolean,
-): boolean {
-  if (config.SEED_DEMO === '0' || !brandNew) return false;
-  if (config.SEED_DEMO === '1') return true;
-  return kind === 'pglite' && !config.databaseUrl.startsWith('memory://');
-}
+export { isBrandNew, shouldSeedAtStart } from './seed-at-start';
 
 export async function alreadySeeded(database: DatabaseHandle): Promise<boolean> {
   const rows = await queryRows<{ id: number }>(

@@ -3,7 +3,11 @@
  * encodes media lives here, so services and most tests never start them directly.
  */
 import { spawn } from 'node:child_process';
-import sharp from 'sharp';
+import type Sharp from 'sharp';
+import { lazyImport } from '../../lib/lazy-import';
+
+/** sharp (with libvips) is loaded by the first image, not by every process at start-up. */
+export const loadSharp = lazyImport<typeof Sharp>(async () => (await import('sharp')).default);
 
 export const FULL_LONG_SIDE = 1920;
 export const THUMB_SIZE = 500;
@@ -34,7 +38,8 @@ export async function imageDimensions(
   input: string | Buffer,
   maxPixels: number,
 ): Promise<{ width: number; height: number; format: string }> {
-  let meta: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
+  const sharp = await loadSharp();
+  let meta: Awaited<ReturnType<ReturnType<typeof Sharp>['metadata']>>;
   try {
     meta = await sharp(input, { limitInputPixels: false }).metadata();
   } catch {
@@ -62,6 +67,7 @@ export async function makeImageDerivatives(
   input: string | Buffer,
   maxPixels: number,
 ): Promise<ImageOutput> {
+  const sharp = await loadSharp();
   try {
     const base = sharp(input, { limitInputPixels: maxPixels, failOn: 'warning' }).rotate();
     const [full, thumb] = await Promise.all([
@@ -90,6 +96,7 @@ export async function makeImageDerivatives(
 
 /** Poster frame (any image bytes ffmpeg gave us) as a 500 × 500 WebP. */
 export async function makePoster(frame: Buffer): Promise<Buffer> {
+  const sharp = await loadSharp();
   return sharp(frame)
     .resize(THUMB_SIZE, THUMB_SIZE, { fit: 'cover' })
     .webp({ quality: 80, effort: 2 })

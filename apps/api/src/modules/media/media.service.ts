@@ -27,7 +27,6 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { fileTypeFromFile } from 'file-type';
 import {
   IMAGE_TYPES,
   MEDIA_MSG,
@@ -40,6 +39,7 @@ import type { ServiceContext } from '../../context';
 import { AppError, badRequest, payloadTooLarge, unavailable, unsupportedMedia } from '../../errors';
 import { createStorage, mediaBaseUrl } from '../../storage/create-storage';
 import { IMMUTABLE_CACHE, type MediaStorage, type Visibility } from '../../storage/storage';
+import { lazyImport } from '../../lib/lazy-import';
 import type { Config } from '../../env';
 import {
   imageDimensions,
@@ -103,6 +103,12 @@ function randomId(): string {
 }
 
 const originalName = (key: string) => `originals/${key}`;
+
+/** file-type (and its tokenizers) is loaded by the first upload, not at start-up. */
+const loadFileType = lazyImport(() => import('file-type'));
+async function fileTypeFromFile(file: string) {
+  return (await loadFileType()).fileTypeFromFile(file);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Intake: declared type, size, detected type
