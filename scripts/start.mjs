@@ -44,7 +44,9 @@ const child = spawn(
   {
     cwd: root,
     stdio: 'inherit',
-    env: { NODE_ENV: 'production', ...process.env },
+    // Two malloc arenas: glibc's default (8 per core) let native allocations from libuv's and
+    // V8's threads spread over many arenas and kept ~100 MB more resident under load.
+    env: { NODE_ENV: 'production', MALLOC_ARENA_MAX: '2', ...process.env },
   },
 );
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));

@@ -101,6 +101,8 @@ async function startServer(
     env: {
       ...process.env,
       NODE_ENV: 'production',
+      // As scripts/start.mjs runs the product.
+      MALLOC_ARENA_MAX: '2',
       API_ONLY: '1',
       HOST: '127.0.0.1',
       API_PORT: String(port),

@@ -104,6 +104,8 @@ const proc = spawn(
     env: {
       ...process.env,
       NODE_ENV: 'production',
+      // As scripts/start.mjs runs the product.
+      MALLOC_ARENA_MAX: '2',
       API_ONLY: '1',
       HOST: '127.0.0.1',
       API_PORT: String(port),
