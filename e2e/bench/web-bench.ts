@@ -29,6 +29,7 @@ import { gzipSync } from 'node:zlib';
 import lighthouse, { type Flags, type Result } from 'lighthouse';
 import pg from 'pg';
 import puppeteer from 'puppeteer-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -53,17 +54,6 @@ const TARGETS = { performance: 90, accessibility: 95, initialJsKb: 200 };
 const API_PORT = Number(process.env.API_PORT ?? 5452);
 const WEB_PORT = Number(process.env.WEB_PORT ?? 3452);
 const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROME_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--disable-dev-shm-usage',
-];
 const apiUrl = `http://127.0.0.1:${API_PORT}`;
 const webUrl = `http://127.0.0.1:${WEB_PORT}`;
 const startedAt = new Date().toISOString();
@@ -313,7 +303,7 @@ async function measure(
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: CHROME_ARGS,
+    args: CHROMIUM_ARGS,
     userDataDir,
     defaultViewport: null,
   });

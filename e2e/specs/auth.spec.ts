@@ -179,7 +179,10 @@ describe('/register/{role}', () => {
     await page.getByLabel('Content Creator').click();
     await page.waitForURL('**/register/creator');
     // The URL changes a moment before the form re-renders: wait for the new step text.
-    await page.getByTestId('step').filter({ hasText: /^Step 1 of 4$/ }).waitFor();
+    await page
+      .getByTestId('step')
+      .filter({ hasText: /^Step 1 of 4$/ })
+      .waitFor();
     expect(await page.getByLabel('Content Creator').isChecked()).toBe(true);
     await page.getByRole('link', { name: 'Sign in', exact: true }).click();
     await page.waitForURL('**/login');

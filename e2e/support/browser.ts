@@ -16,19 +16,9 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium';
 import { WEB_URL } from './env';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--disable-dev-shm-usage',
-];
 const SCREENSHOTS = path.resolve(import.meta.dirname, '..', 'screenshots');
 
 export const DESKTOP = { width: 1280, height: 800 };
@@ -50,7 +40,11 @@ export function useBrowser(spec: string): BrowserKit {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: CHROMIUM_ARGS,
+      headless: true,
+    });
   });
   afterEach(async () => {
     await Promise.all(contexts.splice(0).map((c) => c.close()));

@@ -31,6 +31,7 @@ import {
 } from './fixtures';
 import { generateData } from './generate';
 import { rawConnection, type RawDb } from './raw-db';
+import { benchServerEnv } from './server-env';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const apiDir = path.resolve(here, '..');
@@ -98,21 +99,7 @@ async function startServer(
     name === 'product' ? path.join(apiDir, 'src/server.ts') : path.join(here, 'floor-server.ts');
   const proc = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: rootDir,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      // As scripts/start.mjs runs the product.
-      MALLOC_ARENA_MAX: '2',
-      API_ONLY: '1',
-      HOST: '127.0.0.1',
-      API_PORT: String(port),
-      FLOOR_PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      SEED_DEMO: '0',
-      RATE_LIMIT_ALLOW: '127.0.0.1,::1,::ffff:127.0.0.1',
-    },
+    env: benchServerEnv({ port, databaseUrl, dataDir }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];

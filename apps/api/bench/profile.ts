@@ -18,6 +18,7 @@ import autocannon, { type Request } from 'autocannon';
 import { createDatabase } from '../src/db/client';
 import { activeClaimIds, addVoters, sampleIds, SEARCH_TERM } from './fixtures';
 import { rawConnection } from './raw-db';
+import { benchServerEnv } from './server-env';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rootDir = path.resolve(here, '../../..');
@@ -101,20 +102,7 @@ const proc = spawn(
   {
     cwd: rootDir,
     stdio: ['ignore', 'inherit', 'inherit'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      // As scripts/start.mjs runs the product.
-      MALLOC_ARENA_MAX: '2',
-      API_ONLY: '1',
-      HOST: '127.0.0.1',
-      API_PORT: String(port),
-      FLOOR_PORT: String(port),
-      DATA_DIR: profDir,
-      LOG_LEVEL: 'warn',
-      SEED_DEMO: '0',
-      RATE_LIMIT_ALLOW: '127.0.0.1,::1,::ffff:127.0.0.1',
-    },
+    env: benchServerEnv({ port, databaseUrl: url, dataDir: profDir }),
   },
 );
 for (let i = 0; ; i++) {
