@@ -28,6 +28,7 @@ import billingRoutes from './modules/billing/billing.routes';
 import bountiesRoutes from './modules/bounties/bounties.routes';
 import mediaRoutes from './modules/media/media.routes';
 import profilesRoutes from './modules/profiles/profiles.routes';
+import { registerCompression } from './plugins/compress';
 import { registerErrorHandler } from './plugins/error-handler';
 import { REDACT_PATHS, requestSerializers } from './plugins/logging';
 import { createServices, type Services } from './services';
@@ -101,6 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   registerErrorHandler(app);
+  registerCompression(app);
   await app.register(helmet, {
     // The API answers JSON; only the docs page renders HTML.
     contentSecurityPolicy: false,

@@ -14,6 +14,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../errors';
 import { requireActor } from '../../plugins/auth';
+import { CompressedOnce, sendJson } from '../../plugins/compress';
 import { BountiesService } from './bounties.service';
 
 const idParams = z.object({ id: z.string().max(20) });
@@ -57,13 +58,12 @@ const bountiesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      // The page comes as JSON already encoded with feedAnswer (feed-cache.ts).
-      const { json, nextCursor } = await service.searchPage(request.body);
-      if (nextCursor) reply.header(NEXT_CURSOR_HEADER, nextCursor);
-      return reply
-        .type('application/json; charset=utf-8')
-        .serializer((payload) => payload as string)
-        .send(json as never);
+      // The page comes as JSON already encoded with feedAnswer (feed-cache.ts); a cached page
+      // is compressed once, not once per answer.
+      const page = await service.searchPage(request.body);
+      if (page.nextCursor) reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
+      page.compressed ??= new CompressedOnce(page.json);
+      return sendJson(request, reply, page.compressed);
     },
   );
 

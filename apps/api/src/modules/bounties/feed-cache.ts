@@ -2,16 +2,21 @@
  * A micro-cache of feed pages (POST /bounty/search): the home feed is the same page for
  * everyone and a popular term is asked again and again, so each distinct request is built at
  * most once per FEED_CACHE_MS (default 1 s) per API instance; callers that arrive while it is
- * being built wait for that one build. Pages are kept as the JSON the route sends.
+ * being built wait for that one build. Pages are kept as the JSON the route sends
+ * (and, once asked for, as brotli or gzip of it).
  *
  * Bounties posted, rounds opened or closed and claims posted through this instance clear it at
  * once (the poster sees their bounty); vote counts in the feed may lag by up to the TTL. The
  * bounty and claim pages are never cached. FEED_CACHE_MS=0 turns it off.
  * See docs/decisions/0007-feed-micro-cache.md.
  */
+import type { CompressedOnce } from '../../plugins/compress';
+
 export interface FeedPage {
   json: string;
   nextCursor: string | null;
+  /** The page compressed for browsers, made by the first answer that needs it. */
+  compressed?: CompressedOnce;
 }
 
 interface Entry {
