@@ -268,7 +268,10 @@ describe('the bounty loop', () => {
     // Ranked: the video (4 votes) first, then the image (2 votes).
     expect(await tiles.nth(0).textContent()).toBe('4');
     expect(await tiles.nth(0).locator('video').getAttribute('src')).toMatch(/-p\.mp4$/);
-    expect(await tiles.nth(1).locator('img').getAttribute('src')).toMatch(/-t\.webp$/);
+    // Tiles below the first card load when scrolled near, once the first screen has settled.
+    await expect
+      .poll(() => tiles.nth(1).locator('img').getAttribute('src'))
+      .toMatch(/-t\.webp$/);
     await b.axe(page, { exclude: ['video'] });
     await b.shot(page, 'feed-search');
     await card.getByTestId('bounty-title-bar').click();

@@ -5,6 +5,7 @@ import { imageKeySize, isImageKey } from '@bountyhunt/shared/keys';
 import Box from '@mui/material/Box';
 import { Link as RouterLink } from 'react-router';
 import './claim-tile.css';
+import { lazyMediaRef } from '../../lib/lazy-media';
 import { mediaSrc } from './media-src';
 
 export { mediaSrc };
@@ -27,7 +28,8 @@ const thumbUp = (
 /**
  * A claim in a grid: opens the claim page; its thumbnail (an i- key) or muted, looping,
  * autoplaying mp4 preview, with the vote count and a thumbs-up on top. `eager`: on the first
- * screen, so its image loads at once rather than after layout (LCP).
+ * screen, so its image loads at once rather than after layout (LCP); the others load when
+ * scrolled near (lib/lazy-media.ts).
  */
 export function ClaimTile({ claim, eager = false }: { claim: Claim; eager?: boolean }) {
   const key = claim.media;
@@ -39,11 +41,20 @@ export function ClaimTile({ claim, eager = false }: { claim: Claim; eager?: bool
       aria-label={`${claimLabel(claim)}, ${claim.votes} votes`}
     >
       {isImageKey(key) ? (
-        <img src={mediaSrc.thumb(key)} alt="" loading={eager ? 'eager' : 'lazy'} />
+        eager ? (
+          <img src={mediaSrc.thumb(key)} alt="" />
+        ) : (
+          <img data-src={mediaSrc.thumb(key)} alt="" ref={lazyMediaRef} />
+        )
       ) : (
         <video
-          src={mediaSrc.preview(key)}
-          poster={mediaSrc.thumb(key)}
+          {...(eager
+            ? { src: mediaSrc.preview(key), poster: mediaSrc.thumb(key) }
+            : {
+                'data-src': mediaSrc.preview(key),
+                'data-poster': mediaSrc.thumb(key),
+                ref: lazyMediaRef,
+              })}
           aria-label=""
           muted
           loop
