@@ -6,6 +6,7 @@
 import { UI } from '@bountyhunt/shared/limits';
 import { MSG } from '@bountyhunt/shared/messages';
 import { apiBaseUrl } from './config';
+import { takeEarly } from './early';
 
 export interface ApiResult<T> {
   status: number;
@@ -28,6 +29,19 @@ export function setToken(token: string | null): void {
   } catch {
     // Storage may be unavailable (private mode); the session then lasts for the page.
   }
+}
+
+/**
+ * fetch() for API calls: the response index.html's early script already asked for, when it
+ * did (lib/early.ts), else a new request. A failed early request is asked again.
+ */
+export function fetchApi(url: string, init: RequestInit = {}): Promise<Response> {
+  const body = typeof init.body === 'string' ? init.body : undefined;
+  const early =
+    init.body === undefined || body !== undefined
+      ? takeEarly(init.method ?? 'GET', url, body, getToken())
+      : null;
+  return early ? early.catch(() => fetch(url, init)) : fetch(url, init);
 }
 
 export interface RequestOptions {
@@ -106,7 +120,7 @@ export async function apiRequest<T = unknown>(
   const timer = setTimeout(() => controller.abort(), opts.timeoutMs ?? 30_000);
   opts.signal?.addEventListener('abort', () => controller.abort());
   try {
-    const res = await fetch(url, {
+    const res = await fetchApi(url, {
       method,
       headers: headers(
         opts.raw

@@ -2,20 +2,28 @@
  * The bounties feature's calls (SPEC.md §7): fetchers, query options and hooks in one place.
  * Results are `{status, data, message}` and never throw (lib/api-client).
  */
-import type { Bounty, BountySearchInput, Claim } from '@bountyhunt/shared/bounties';
+import type { Bounty, Claim } from '@bountyhunt/shared/bounties';
 import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/keys';
 import { UI } from '@bountyhunt/shared/limits';
 import { MSG } from '@bountyhunt/shared/messages';
 import { infiniteQueryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { apiRequest, getToken, type ApiResult } from '../../lib/api-client';
+import { apiRequest, fetchApi, getToken, type ApiResult } from '../../lib/api-client';
 import { apiBaseUrl } from '../../lib/config';
 import { apiQueryOptions, useApiMutation } from '../../lib/query';
+import {
+  bountyPath,
+  claimPath,
+  claimRankPath,
+  feedSearchBody,
+  FEED_PAGE_SIZE,
+  type SearchBody,
+} from './requests';
+
+export { FEED_PAGE_SIZE };
 
 export interface SearchPage extends ApiResult<Bounty[]> {
   nextCursor: string | null;
 }
-
-type SearchBody = Pick<BountySearchInput, 'term' | 'excludeId' | 'limit' | 'cursor'>;
 
 interface CachedPage {
   at: number;
@@ -63,7 +71,7 @@ export async function searchBounties(
   }
   const token = getToken();
   try {
-    const res = await fetch(`${apiBaseUrl()}/bounty/search`, {
+    const res = await fetchApi(`${apiBaseUrl()}/bounty/search`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -101,21 +109,14 @@ export async function searchBounties(
   }
 }
 
-export const FEED_PAGE_SIZE = 8;
-
 export function bountyFeedQuery(term: string, excludeId?: number, claimId?: number) {
   return infiniteQueryOptions({
     queryKey: ['bounties', 'search', term, excludeId ?? null, claimId ?? null],
     queryFn: ({ pageParam, signal }) =>
-      searchBounties(
-        {
-          term,
-          ...(excludeId !== undefined ? { excludeId } : {}),
-          limit: FEED_PAGE_SIZE,
-          ...(pageParam ? { cursor: pageParam } : {}),
-        },
-        { ...(claimId !== undefined ? { claimId } : {}), signal },
-      ),
+      searchBounties(feedSearchBody(term, excludeId, pageParam), {
+        ...(claimId !== undefined ? { claimId } : {}),
+        signal,
+      }),
     initialPageParam: '' as string,
     getNextPageParam: (last: SearchPage) =>
       last.status === 200 && last.nextCursor ? last.nextCursor : undefined,
@@ -125,14 +126,14 @@ export function bountyFeedQuery(term: string, excludeId?: number, claimId?: numb
 export const useBountyFeed = (term: string, excludeId?: number, claimId?: number) =>
   useInfiniteQuery(bountyFeedQuery(term, excludeId, claimId));
 
-export const bountyQuery = (id: string) => apiQueryOptions<Bounty>(['bounty', id], `/bounty/${id}`);
+export const bountyQuery = (id: string) => apiQueryOptions<Bounty>(['bounty', id], bountyPath(id));
 export const useBounty = (id: string) => useQuery(bountyQuery(id));
 
-export const claimQuery = (id: string) => apiQueryOptions<Claim>(['claim', id], `/claim/${id}`);
+export const claimQuery = (id: string) => apiQueryOptions<Claim>(['claim', id], claimPath(id));
 export const useClaim = (id: string) => useQuery(claimQuery(id));
 
 export const claimRankQuery = (id: string) =>
-  apiQueryOptions<number>(['claim', id, 'rank'], `/claim/rank/${id}`);
+  apiQueryOptions<number>(['claim', id, 'rank'], claimRankPath(id));
 export const useClaimRank = (id: string) => useQuery(claimRankQuery(id));
 
 export const myVoteQuery = (id: string) =>

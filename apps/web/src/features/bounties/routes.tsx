@@ -5,13 +5,14 @@ import { preloadImage } from '../../lib/preload-image';
 import { prefetchApi, prefetchApiQuery } from '../../lib/query';
 import type { AppRoute } from '../../lib/routes';
 import { bountyFeedQuery, bountyQuery, claimQuery, claimRankQuery } from './api';
+import { newestRound, thumbs } from './early';
 import { mediaSrc } from './media-src';
 
 const signedIn = { role: ROLE.any, active: true };
 
 /** The first screen's thumbnails: the LCP image is among them. */
 function preloadThumbs(claims: Claim[] | undefined) {
-  for (const c of claims ?? []) if (isImageKey(c.media)) preloadImage(mediaSrc.thumb(c.media));
+  for (const t of thumbs(claims)) preloadImage(t.src);
 }
 
 export const routes: AppRoute[] = [
@@ -42,9 +43,7 @@ export const routes: AppRoute[] = [
     page: () => import('./bounty-page'),
     prefetch: ({ params }, queryClient) =>
       prefetchApi(queryClient, bountyQuery(params.id ?? ''), (bounty) => {
-        // The page lists the newest round first.
-        const newest = [...bounty.rounds].sort((a, b) => b.roundId - a.roundId)[0];
-        preloadThumbs(newest?.claims);
+        preloadThumbs(newestRound(bounty)?.claims);
       }),
   },
   {

@@ -3,7 +3,7 @@ import { preloadImage } from '../../lib/preload-image';
 import { prefetchApi, prefetchApiQuery } from '../../lib/query';
 import type { AppRoute } from '../../lib/routes';
 import { hunterFeedQuery, hunterProfileQuery } from './api/profile-api';
-import { isImageKey, mediaUrl } from './components/media-url';
+import { profileImages } from './early';
 
 const signedIn = { role: ROLE.any, active: true };
 const hunters = { role: ROLE.hunter, active: true };
@@ -30,13 +30,7 @@ export const routes: AppRoute[] = [
     prefetch: ({ params }, queryClient) => {
       if (!params.handle) return;
       prefetchApi(queryClient, hunterProfileQuery(params.handle), (profile) => {
-        // The banner (the largest image on the first screen) and the picture.
-        if (profile.banner && isImageKey(profile.banner)) {
-          preloadImage(mediaUrl(profile.banner, '-t.webp'));
-          preloadImage(mediaUrl(profile.banner, '-f.webp'), 'high');
-        }
-        if (profile.picture && isImageKey(profile.picture))
-          preloadImage(mediaUrl(profile.picture, '-t.webp'));
+        for (const img of profileImages(profile)) preloadImage(img.src, img.priority);
         // The feed needs the hunter's id: ask for it as soon as the profile answers.
         const feed = hunterFeedQuery(profile.hunterId);
         prefetchApiQuery(queryClient, feed.queryKey, queryClient.prefetchInfiniteQuery(feed));

@@ -6,7 +6,7 @@
 import { MSG } from '@bountyhunt/shared/messages';
 import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/keys';
 import { infiniteQueryOptions, useInfiniteQuery, type QueryKey } from '@tanstack/react-query';
-import { getToken } from '../../../lib/api-client';
+import { fetchApi, getToken } from '../../../lib/api-client';
 import { apiBaseUrl } from '../../../lib/config';
 
 export interface PageResult<T> {
@@ -27,7 +27,7 @@ export async function fetchPage<T>(
   const qs = query.toString();
   const token = getToken();
   try {
-    const res = await fetch(`${apiBaseUrl()}${path}${qs ? `?${qs}` : ''}`, {
+    const res = await fetchApi(`${apiBaseUrl()}${path}${qs ? `?${qs}` : ''}`, {
       headers: token ? { authorization: `Bearer ${token}` } : {},
       signal,
     });

@@ -11,15 +11,13 @@ import { apiRequest, type ApiResult } from '../../../lib/api-client';
 import { apiQueryOptions, useApiMutation, useApiQuery } from '../../../lib/query';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { pagedListOptions, usePagedList } from './paged';
+import { hunterFeedPath, hunterProfilePath } from './requests';
 
 export const profileKey = (handle: string) => ['profiles', 'hunter', handle.toLowerCase()];
 
 /** GET /hunter/handle/{handle}: the hunter with post, claim and vote counts (404 unknown). */
 export const hunterProfileQuery = (handle: string) =>
-  apiQueryOptions<HunterProfile>(
-    profileKey(handle),
-    `/hunter/handle/${encodeURIComponent(handle)}`,
-  );
+  apiQueryOptions<HunterProfile>(profileKey(handle), hunterProfilePath(handle));
 
 export function useHunterProfile(handle: string | null) {
   return useApiQuery<HunterProfile>({ ...hunterProfileQuery(handle ?? ''), enabled: !!handle });
@@ -27,7 +25,7 @@ export function useHunterProfile(handle: string | null) {
 
 /** GET /hunter/{hunterId}/feed: posts and claims, newest first, paged as the user scrolls. */
 export const hunterFeedQuery = (hunterId: number | undefined) =>
-  pagedListOptions<FeedItem>(['profiles', 'feed', hunterId], `/hunter/${hunterId}/feed`);
+  pagedListOptions<FeedItem>(['profiles', 'feed', hunterId], hunterFeedPath(hunterId));
 
 export function useHunterFeed(hunterId: number | undefined) {
   return useInfiniteQuery({ ...hunterFeedQuery(hunterId), enabled: hunterId !== undefined });
