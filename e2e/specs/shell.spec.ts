@@ -273,3 +273,49 @@ describe('feedback', () => {
     expect(shownFor).toBeLessThan(7500);
   });
 });
+
+describe('first load', () => {
+  it('shows the splash until the app has rendered, then the page', async () => {
+    const page = await b.page();
+    // The app's scripts never arrive: what a visitor sees meanwhile.
+    await page.route('**/assets/*.js', (route) => route.abort());
+    await page.goto(b.url('/join'));
+    const splash = page.getByRole('progressbar', { name: 'Loading BountyHunt' });
+    await splash.waitFor();
+    expect((await splash.textContent())?.trim()).toBe('BountyHunt');
+    await b.shot(page, 'splash');
+
+    const app = await b.page();
+    await app.goto(b.url('/join'));
+    await app.getByRole('link', { name: 'Get Started' }).waitFor();
+    expect(await app.locator('.bh-splash').count()).toBe(0);
+  });
+
+  db(
+    'a signed-in member’s first requests leave before the app script has run, once each',
+    async () => {
+      const m = await activeMember();
+      const page = await b.page({ token: m.token });
+      const asked: string[] = [];
+      page.on('request', (req) => {
+        if (req.url().startsWith(API_URL) && req.method() !== 'OPTIONS')
+          asked.push(`${req.method()} ${new URL(req.url()).pathname}`);
+      });
+      // Hold the app's entry script back: the early requests must not wait for it.
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((r) => (release = r));
+      await page.route('**/assets/index-*.js', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(b.url('/'), { waitUntil: 'commit' });
+      await expect.poll(() => asked.slice().sort()).toEqual(['GET /user', 'POST /bounty/search']);
+      release();
+      await page.getByTestId('greeting').waitFor();
+      await page.waitForLoadState('networkidle');
+      // The app took those answers instead of asking again.
+      expect(asked.filter((a) => a === 'GET /user')).toHaveLength(1);
+      expect(asked.filter((a) => a === 'POST /bounty/search')).toHaveLength(1);
+    },
+  );
+});
