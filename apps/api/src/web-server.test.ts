@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './env';
@@ -46,6 +47,19 @@ describe('web server', () => {
       const plain = await web.inject({ url: '/assets/app.js', headers: { 'accept-encoding': '' } });
       expect(plain.headers['content-encoding']).toBeUndefined();
       expect(plain.body).toBe(js);
+
+      // index.html (every client route) is compressed too, with the runtime config inside.
+      const page = await web.inject({ url: '/claim/12', headers: { 'accept-encoding': 'br' } });
+      expect(page.headers['content-encoding']).toBe('br');
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.headers.vary).toMatch(/accept-encoding/i);
+      expect(brotliDecompressSync(page.rawPayload).toString()).toBe(renderIndex(HTML, config));
+      const home = await web.inject({ url: '/', headers: { 'accept-encoding': 'gzip' } });
+      expect(home.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(home.rawPayload).toString()).toBe(renderIndex(HTML, config));
+      const raw = await web.inject({ url: '/' });
+      expect(raw.headers['content-encoding']).toBeUndefined();
+      expect(raw.body).toBe(renderIndex(HTML, config));
     } finally {
       await web.close();
       fs.rmSync(dist, { recursive: true, force: true });

@@ -2,8 +2,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { Config } from './env';
+import { pickEncoding } from './plugins/compress';
 
 export const WEB_DIST = path.resolve(
   path.dirname(new URL(import.meta.url).pathname),
@@ -46,6 +53,13 @@ export async function buildWebServer(
     );
   }
   const index = renderIndex(fs.readFileSync(indexPath, 'utf8'), config);
+  // index.html is the first thing every visit loads: compressed once, here.
+  const indexEncoded = {
+    br: brotliCompressSync(index, {
+      params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_MODE]: 1 },
+    }),
+    gzip: gzipSync(index, { level: 9 }),
+  };
   const web = Fastify({
     loggerInstance: logger.child({ server: 'web' }),
     disableRequestLogging: true,
@@ -68,9 +82,16 @@ export async function buildWebServer(
     reply.header('referrer-policy', 'strict-origin-when-cross-origin');
     reply.header('x-frame-options', 'DENY');
   });
-  const sendIndex = (reply: FastifyReply) =>
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(index);
-  web.get('/', (_req, reply) => sendIndex(reply));
+  const sendIndex = (req: FastifyRequest, reply: FastifyReply) => {
+    reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('vary', 'Accept-Encoding');
+    const encoding = pickEncoding(req.headers['accept-encoding']);
+    if (!encoding || req.method === 'HEAD') return reply.send(index);
+    return reply.header('content-encoding', encoding).send(indexEncoded[encoding]);
+  };
+  web.get('/', (req, reply) => sendIndex(req, reply));
   web.get('/*', (req, reply) => {
     const rel = decodeURIComponent((req.params as { '*': string })['*'] ?? '');
     const file = path.resolve(distDir, rel);
@@ -86,7 +107,7 @@ export async function buildWebServer(
     if (rel.startsWith('assets/') || /\.[a-z0-9]{2,5}$/i.test(rel)) {
       return reply.code(404).type('text/plain').send('Not found');
     }
-    return sendIndex(reply);
+    return sendIndex(req, reply);
   });
   return web;
 }
