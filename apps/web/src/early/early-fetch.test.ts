@@ -115,6 +115,8 @@ describe('early calls', () => {
     setToken(TOKEN);
     vi.advanceTimersByTime(EARLY_MAX_AGE_MS + 1);
     expect(takeEarly('GET', `${apiBaseUrl()}${claimPath('5')}`, undefined, TOKEN)).toBeNull();
+    // and nothing stale is kept.
+    expect(window.__BH_EARLY__).toEqual([]);
   });
 
   it('a failed early request is asked again by the app', async () => {

@@ -171,12 +171,16 @@ export function takeEarly(
   win: Window = window,
 ): Promise<Response> | null {
   const list = win.__BH_EARLY__;
-  if (!list?.length || !token) return null;
+  if (!list?.length) return null;
+  // Early responses the app never asked for (say the guard sent the visitor elsewhere) go.
+  const now = performance.now();
+  for (let i = list.length - 1; i >= 0; i--)
+    if (now - list[i]!.at > EARLY_MAX_AGE_MS) list.splice(i, 1);
+  if (!token) return null;
   const key = requestKey(method, url, body);
   const i = list.findIndex((e) => e.key === key);
   if (i < 0) return null;
   const [entry] = list.splice(i, 1);
-  if (!entry || entry.token !== token || performance.now() - entry.at > EARLY_MAX_AGE_MS)
-    return null;
+  if (!entry || entry.token !== token) return null;
   return entry.response;
 }
