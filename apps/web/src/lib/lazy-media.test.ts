@@ -21,20 +21,29 @@ describe('lazyMediaRef', () => {
     expect(img.getAttribute('src')).toBe('http://media.test/a-t.webp');
   });
 
-  it('after the first screen settles, loads what comes within the margin, once', async () => {
-    let callback: IntersectionObserverCallback = () => undefined;
-    const observed = new Set<Element>();
-    let options: IntersectionObserverInit | undefined;
+  it('loads what is on screen at once, what is near only after the first screen settles', async () => {
+    const made: FakeObserver[] = [];
     class FakeObserver {
-      constructor(cb: IntersectionObserverCallback, opts?: IntersectionObserverInit) {
-        callback = cb;
-        options = opts;
+      readonly observed = new Set<Element>();
+      constructor(
+        readonly callback: IntersectionObserverCallback,
+        readonly options: IntersectionObserverInit = {},
+      ) {
+        made.push(this);
       }
       observe(el: Element) {
-        observed.add(el);
+        this.observed.add(el);
       }
       unobserve(el: Element) {
-        observed.delete(el);
+        this.observed.delete(el);
+      }
+      /** The browser reporting which of the watched elements intersect. */
+      report(hits: Element[]) {
+        const entries = [...this.observed].map(
+          (target) =>
+            ({ target, isIntersecting: hits.includes(target) }) as IntersectionObserverEntry,
+        );
+        this.callback(entries, this as never);
       }
     }
     vi.stubGlobal('IntersectionObserver', FakeObserver);
@@ -42,29 +51,40 @@ describe('lazyMediaRef', () => {
     vi.stubGlobal('requestIdleCallback', (fn: () => void) => (idle = fn));
     // jsdom's document has loaded: the module waits only for an idle moment.
     const { lazyMediaRef, LAZY_MARGIN } = await import('./lazy-media');
+    const visible = lazyImage('http://media.test/visible-t.webp');
     const near = lazyImage('http://media.test/near-t.webp');
     const far = lazyImage('http://media.test/far-t.webp');
     const gone = lazyImage('http://media.test/gone-t.webp');
-    lazyMediaRef(near);
-    lazyMediaRef(far);
+    for (const el of [visible, near, far]) lazyMediaRef(el);
     const cleanup = lazyMediaRef(gone);
     cleanup?.();
-    expect(observed.size).toBe(0);
+
+    // Before the first screen settles: only the viewport itself is watched.
+    const [onScreen] = made;
+    expect(made).toHaveLength(1);
+    expect(onScreen!.options.rootMargin).toBe('0px');
+    expect([...onScreen!.observed]).toEqual([visible, near, far]);
+    onScreen!.report([visible]);
+    expect(visible.getAttribute('src')).toBe('http://media.test/visible-t.webp');
+    expect(near.getAttribute('src')).toBeNull();
+
+    // Once settled, the rest are watched with the margin.
     expect(idle).not.toBeNull();
     idle!();
-    expect([...observed]).toEqual([near, far]);
-    expect(options?.rootMargin).toBe(LAZY_MARGIN);
-
-    const entry = (target: Element, isIntersecting: boolean) =>
-      ({ target, isIntersecting }) as IntersectionObserverEntry;
-    callback([entry(near, true), entry(far, false)], new FakeObserver(() => undefined) as never);
+    const near300 = made[1]!;
+    expect(near300.options.rootMargin).toBe(LAZY_MARGIN);
+    expect([...near300.observed]).toEqual([near, far]);
+    near300.report([near]);
     expect(near.getAttribute('src')).toBe('http://media.test/near-t.webp');
     expect(far.getAttribute('src')).toBeNull();
     expect(gone.getAttribute('src')).toBeNull();
+    // Loaded elements are watched no more, by either observer.
+    expect([...onScreen!.observed]).toEqual([far]);
+    expect([...near300.observed]).toEqual([far]);
 
-    // Mounted after the first screen settled: observed at once.
+    // Mounted after the first screen settled: watched with the margin at once.
     const later = lazyImage('http://media.test/later-t.webp');
     lazyMediaRef(later);
-    expect(observed.has(later)).toBe(true);
+    expect(near300.observed.has(later)).toBe(true);
   });
 });

@@ -1,38 +1,48 @@
 /**
- * Media below the first screen load when scrolled near (within LAZY_MARGIN of the viewport),
- * and not before the page has loaded and the browser is idle: the first screen's images have
- * the connection to themselves. The browser's own `loading="lazy"` starts images up to ~1250–2500 px away, so
- * on a phone the feed's second and third cards took the connection from the first screen's.
+ * Media outside the first card: loaded at once when on screen, and otherwise when scrolled
+ * near (within LAZY_MARGIN of the viewport) but only once the page has loaded and the browser
+ * is idle, so the first screen's images have the connection to themselves. The browser's own
+ * `loading="lazy"` starts images up to ~1250–2500 px away: on a phone the feed's second and
+ * third cards took the connection from the first screen's.
  *
  * The element carries its address in `data-src` (and a video its poster in `data-poster`);
  * `lazyMediaRef` is its ref. Without IntersectionObserver (old browsers, jsdom) it loads at once.
  */
 export const LAZY_MARGIN = '300px 0px';
 
-let observer: IntersectionObserver | null = null;
+type Media = HTMLImageElement | HTMLVideoElement;
 
-function load(el: HTMLImageElement | HTMLVideoElement): void {
+function load(el: Media): void {
   const { src, poster } = el.dataset;
   if (poster && el instanceof HTMLVideoElement && el.poster !== poster) el.poster = poster;
   if (src && el.getAttribute('src') !== src) el.src = src;
 }
 
-function shared(): IntersectionObserver {
-  observer ??= new IntersectionObserver(
-    (entries, obs) => {
+/** `onScreen` watches the viewport itself; `near` adds the margin (after the first screen). */
+const observers: { onScreen?: IntersectionObserver; near?: IntersectionObserver } = {};
+
+function observer(kind: 'onScreen' | 'near'): IntersectionObserver {
+  observers[kind] ??= new IntersectionObserver(
+    (entries) => {
       for (const e of entries) {
         if (!e.isIntersecting) continue;
-        obs.unobserve(e.target);
-        load(e.target as HTMLImageElement | HTMLVideoElement);
+        forget(e.target);
+        load(e.target as Media);
       }
     },
-    { rootMargin: LAZY_MARGIN },
+    { rootMargin: kind === 'near' ? LAZY_MARGIN : '0px' },
   );
-  return observer;
+  return observers[kind];
 }
 
 /** Elements waiting for the first screen to settle; null once it has. */
 let waiting: Set<Element> | null = new Set();
+
+function forget(el: Element): void {
+  waiting?.delete(el);
+  observers.onScreen?.unobserve(el);
+  observers.near?.unobserve(el);
+}
 
 function whenIdle(fn: () => void): void {
   if (typeof requestIdleCallback === 'function') requestIdleCallback(fn, { timeout: 1500 });
@@ -47,7 +57,7 @@ function settled(): void {
   whenIdle(() => {
     const queue = waiting;
     waiting = null;
-    for (const e of queue ?? []) shared().observe(e);
+    for (const e of queue ?? []) observer('near').observe(e);
   });
 }
 
@@ -56,21 +66,18 @@ if (typeof window !== 'undefined') {
   else window.addEventListener('load', settled, { once: true });
 }
 
-function observeWhenSettled(el: Element): void {
-  if (waiting) waiting.add(el);
-  else shared().observe(el);
-}
-
 /** Ref callback (React 19: the returned function runs on unmount). */
-export function lazyMediaRef(el: HTMLImageElement | HTMLVideoElement | null): (() => void) | void {
+export function lazyMediaRef(el: Media | null): (() => void) | void {
   if (!el) return;
   if (typeof IntersectionObserver === 'undefined') {
     load(el);
     return;
   }
-  observeWhenSettled(el);
-  return () => {
-    waiting?.delete(el);
-    observer?.unobserve(el);
-  };
+  if (waiting) {
+    waiting.add(el);
+    observer('onScreen').observe(el);
+  } else {
+    observer('near').observe(el);
+  }
+  return () => forget(el);
 }
