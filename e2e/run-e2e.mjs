@@ -8,109 +8,34 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { createRunDatabase, productEnv, startProduct } from './support/product.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
-const apiPort = Number(process.env.API_PORT ?? 5152);
-const webPort = Number(process.env.WEB_PORT ?? 3100);
-const adminUrl = process.env.E2E_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bh-e2e-'));
-const dbName = `bh_e2e_${Date.now().toString(36)}_${process.pid}`;
-
-async function admin(sql) {
-  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-let databaseUrl;
-let pgReady = false;
-try {
-  await admin(`CREATE DATABASE ${dbName}`);
-  const u = new URL(adminUrl);
-  u.pathname = `/${dbName}`;
-  databaseUrl = u.toString();
-  pgReady = true;
-} catch (err) {
-  databaseUrl = `pglite://${path.join(dataDir, 'db')}`;
-  console.warn(
-    `e2e: PostgreSQL not reachable (${err.message}); using PGlite, specs that need SQL are skipped`,
-  );
-}
-
-const apiUrl = `http://127.0.0.1:${apiPort}`;
-const webUrl = `http://127.0.0.1:${webPort}`;
-const log = fs.openSync(path.join(dataDir, 'server.log'), 'a');
-const server = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
-  cwd: root,
-  stdio: ['ignore', log, log],
-  env: {
-    ...process.env,
-    NODE_ENV: 'production',
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl,
-    API_PORT: String(apiPort),
-    WEB_PORT: String(webPort),
-    HOST: '127.0.0.1',
-    API_URL: apiUrl,
-    PUBLIC_WEB_URL: webUrl,
-    SEED_DEMO: '0',
-    RATE_LIMIT_ALLOW: '127.0.0.1,::1,::ffff:127.0.0.1',
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-  },
+const db = await createRunDatabase({
+  adminUrl: process.env.E2E_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  prefix: 'bh_e2e',
+  dataDir,
+  warn: (m) => console.warn(`e2e: ${m}`),
 });
-let serverExited = false;
-server.on('exit', () => (serverExited = true));
-
-async function stop() {
-  if (!serverExited) {
-    server.kill('SIGTERM');
-    await new Promise((r) => {
-      const t = setTimeout(() => {
-        server.kill('SIGKILL');
-        r();
-      }, 10_000);
-      server.on('exit', () => {
-        clearTimeout(t);
-        r();
-      });
-    });
-  }
-  if (pgReady) {
-    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch((err) =>
-      console.warn(`e2e: could not drop ${dbName}: ${err.message}`),
-    );
-  }
-}
-
-async function waitUntilUp() {
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline) {
-    if (serverExited) break;
-    try {
-      const [health, web] = await Promise.all([fetch(`${apiUrl}/health`), fetch(`${webUrl}/`)]);
-      if (health.ok && web.ok) return true;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  return false;
-}
+if (!db.postgres) console.warn('e2e: specs that need SQL are skipped');
+const { apiUrl, webUrl, env } = productEnv({
+  dataDir,
+  databaseUrl: db.url,
+  apiPort: Number(process.env.API_PORT ?? 5152),
+  webPort: Number(process.env.WEB_PORT ?? 3100),
+});
+const product = startProduct({ env, dataDir });
 
 let code = 1;
 try {
-  if (!(await waitUntilUp())) {
-    console.error(fs.readFileSync(path.join(dataDir, 'server.log'), 'utf8'));
+  if (!(await product.waitUntilUp())) {
+    console.error(product.log());
     throw new Error('e2e: the product did not start');
   }
   console.log(
-    `e2e: product up (api ${apiUrl}, web ${webUrl}, ${pgReady ? 'PostgreSQL' : 'PGlite'})`,
+    `e2e: product up (api ${apiUrl}, web ${webUrl}, ${db.postgres ? 'PostgreSQL' : 'PGlite'})`,
   );
   const vitest = spawn(
     path.join(root, 'node_modules/.bin/vitest'),
@@ -123,7 +48,7 @@ try {
         E2E_API_URL: apiUrl,
         E2E_WEB_URL: webUrl,
         E2E_DATA_DIR: dataDir,
-        ...(pgReady ? { E2E_DATABASE_URL: databaseUrl } : {}),
+        ...(db.postgres ? { E2E_DATABASE_URL: db.url } : {}),
       },
     },
   );
@@ -131,7 +56,8 @@ try {
 } catch (err) {
   console.error(err.message);
 } finally {
-  await stop();
+  await product.stop();
+  await db.drop();
   if (code === 0) fs.rmSync(dataDir, { recursive: true, force: true });
   else console.log(`e2e: server log and data kept in ${dataDir}`);
 }

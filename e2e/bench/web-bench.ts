@@ -19,7 +19,7 @@
  * data, one quick run per page) writes to the OS temp dir and fails only when a page did
  * not load signed in or a run errored, never on scores.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,9 +27,14 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import lighthouse, { type Flags, type Result } from 'lighthouse';
-import pg from 'pg';
 import puppeteer from 'puppeteer-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium';
+import {
+  createRunDatabase,
+  productEnv,
+  startProduct,
+  type RunningProduct,
+} from '../support/product.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -54,8 +59,6 @@ const TARGETS = { performance: 90, accessibility: 95, initialJsKb: 200 };
 const API_PORT = Number(process.env.API_PORT ?? 5452);
 const WEB_PORT = Number(process.env.WEB_PORT ?? 3452);
 const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const apiUrl = `http://127.0.0.1:${API_PORT}`;
-const webUrl = `http://127.0.0.1:${WEB_PORT}`;
 const startedAt = new Date().toISOString();
 const stamp = startedAt.replace(/[:.]/g, '-');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bh-web-bench-'));
@@ -99,44 +102,18 @@ interface PageResult {
 
 // ---------------------------------------------------------------- database and product
 
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_ADMIN, connectionTimeoutMillis: 3000 });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-const dbName = `bh_webbench_${Date.now().toString(36)}_${process.pid}`;
-let databaseUrl: string;
-let pgReady = false;
-try {
-  await admin(`CREATE DATABASE ${dbName}`);
-  const u = new URL(PG_ADMIN);
-  u.pathname = `/${dbName}`;
-  databaseUrl = u.toString();
-  pgReady = true;
-} catch (err) {
-  databaseUrl = `pglite://${path.join(dataDir, 'db')}`;
-  log(`PostgreSQL not reachable (${(err as Error).message}); using PGlite`);
-}
-
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  NODE_ENV: 'production',
-  DATA_DIR: dataDir,
-  DATABASE_URL: databaseUrl,
-  API_PORT: String(API_PORT),
-  WEB_PORT: String(WEB_PORT),
-  HOST: '127.0.0.1',
-  API_URL: apiUrl,
-  PUBLIC_WEB_URL: webUrl,
-  SEED_DEMO: '0',
-  RATE_LIMIT_ALLOW: '127.0.0.1,::1,::ffff:127.0.0.1',
-  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-};
+const db = await createRunDatabase({
+  adminUrl: PG_ADMIN,
+  prefix: 'bh_webbench',
+  dataDir,
+  warn: log,
+});
+const { apiUrl, webUrl, env } = productEnv({
+  dataDir,
+  databaseUrl: db.url,
+  apiPort: API_PORT,
+  webPort: WEB_PORT,
+});
 
 function runFixture(): Promise<Fixture> {
   return new Promise((resolve, reject) => {
@@ -172,54 +149,11 @@ function runFixture(): Promise<Fixture> {
   });
 }
 
-let server: ChildProcess | null = null;
-let serverExited = false;
-const serverLog = path.join(dataDir, 'server.log');
-
-function startServer(): void {
-  const fd = fs.openSync(serverLog, 'a');
-  server = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
-    cwd: root,
-    env,
-    stdio: ['ignore', fd, fd],
-  });
-  server.on('exit', () => (serverExited = true));
-}
-
-async function waitUntilUp(): Promise<boolean> {
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline && !serverExited) {
-    try {
-      const [health, web] = await Promise.all([fetch(`${apiUrl}/health`), fetch(`${webUrl}/`)]);
-      if (health.ok && web.ok) return true;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  return false;
-}
+let product: RunningProduct | null = null;
 
 async function stop(): Promise<void> {
-  const s = server;
-  if (s && !serverExited) {
-    s.kill('SIGTERM');
-    await new Promise<void>((r) => {
-      const t = setTimeout(() => {
-        s.kill('SIGKILL');
-        r();
-      }, 10_000);
-      s.on('exit', () => {
-        clearTimeout(t);
-        r();
-      });
-    });
-  }
-  if (pgReady && !args.keep) {
-    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch((err: Error) =>
-      log(`could not drop ${dbName}: ${err.message}`),
-    );
-  }
+  await product?.stop();
+  if (!args.keep) await db.drop();
 }
 
 // ---------------------------------------------------------------- measuring
@@ -478,12 +412,12 @@ let code = 1;
 let fixture: Fixture | null = null;
 try {
   const t0 = performance.now();
-  log(`data: ${JSON.stringify(data)} into ${pgReady ? 'PostgreSQL' : 'PGlite'}`);
+  log(`data: ${JSON.stringify(data)} into ${db.postgres ? 'PostgreSQL' : 'PGlite'}`);
   fixture = await runFixture();
   log(`data ready in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  startServer();
-  if (!(await waitUntilUp())) {
-    console.error(fs.existsSync(serverLog) ? fs.readFileSync(serverLog, 'utf8') : '');
+  product = startProduct({ env, dataDir });
+  if (!(await product.waitUntilUp())) {
+    console.error(product.log());
     throw new Error('the product did not start');
   }
   log(`product up (api ${apiUrl}, web ${webUrl})`);
@@ -553,7 +487,7 @@ const report = {
     node: process.version,
   },
   lighthouse: lighthouseVersion,
-  database: pgReady ? 'PostgreSQL' : 'PGlite',
+  database: db.postgres ? 'PostgreSQL' : 'PGlite',
   data: fixture?.rows ?? {},
   targets: TARGETS,
   pages,

@@ -1,0 +1,30 @@
+// Types of product.mjs (shared by run-e2e.mjs and bench/web-bench.ts).
+export interface RunDatabase {
+  url: string;
+  /** false: PostgreSQL did not answer and `url` is PGlite in the data dir. */
+  postgres: boolean;
+  drop(): Promise<void>;
+}
+
+export function createRunDatabase(options: {
+  adminUrl: string;
+  prefix: string;
+  dataDir: string;
+  warn?: (message: string) => void;
+}): Promise<RunDatabase>;
+
+export function productEnv(options: {
+  dataDir: string;
+  databaseUrl: string;
+  apiPort: number;
+  webPort: number;
+}): { apiUrl: string; webUrl: string; env: NodeJS.ProcessEnv };
+
+export interface RunningProduct {
+  logFile: string;
+  log(): string;
+  waitUntilUp(): Promise<boolean>;
+  stop(): Promise<void>;
+}
+
+export function startProduct(options: { env: NodeJS.ProcessEnv; dataDir: string }): RunningProduct;
