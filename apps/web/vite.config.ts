@@ -22,7 +22,7 @@ function earlyPageChunks(
   for (const feature of fs.readdirSync(path.join(src, 'features'))) {
     const file = path.join(src, 'features', feature, 'early.ts');
     if (!fs.existsSync(file)) continue;
-    for (const m of fs.readFileSync(file, 'utf8').matchAll(/\bpage:\s*'([^']+)'/g))
+    for (const m of fs.readFileSync(file, 'utf8').matchAll(/\bpage:\s*['"]([^'"]+)['"]/g))
       pages.add(m[1]!);
   }
   const chunks = Object.values(bundle).filter((c): c is OutputChunk => c.type === 'chunk');
