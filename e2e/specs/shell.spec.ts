@@ -292,7 +292,7 @@ describe('first load', () => {
   });
 
   db(
-    'a signed-in member’s first requests leave before the app script has run, once each',
+    'a signed-in member’s first requests and page chunk leave before the app script has run, once each',
     async () => {
       const m = await activeMember();
       const page = await b.page({ token: m.token });
@@ -311,8 +311,15 @@ describe('first load', () => {
         await held;
         await route.continue();
       });
+      const chunks: string[] = [];
+      page.on('request', (req) => {
+        const file = new URL(req.url()).pathname;
+        if (file.startsWith('/assets/') && !file.includes('/index-')) chunks.push(file);
+      });
       await page.goto(b.url('/'), { waitUntil: 'commit' });
       await expect.poll(() => asked.slice().sort()).toEqual(['GET /user', 'POST /bounty/search']);
+      // The home page's own chunk (named by the build into the early script) is on its way too.
+      await expect.poll(() => chunks.some((f) => /\/home-page-[\w-]+\.js$/.test(f))).toBe(true);
       release();
       await page.getByTestId('greeting').waitFor();
       await page.waitForLoadState('networkidle');
