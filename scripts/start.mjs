@@ -23,6 +23,7 @@ const sources = Math.max(
   newestMtime(path.join(root, 'apps/web/public')),
   newestMtime(path.join(root, 'packages/shared/src')),
   fs.statSync(path.join(root, 'apps/web/index.html')).mtimeMs,
+  fs.statSync(path.join(root, 'apps/web/vite.config.ts')).mtimeMs,
 );
 const built = fs.existsSync(distIndex) ? fs.statSync(distIndex).mtimeMs : 0;
 if (process.env.API_ONLY !== '1' && built < sources) {
