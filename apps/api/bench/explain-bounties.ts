@@ -18,7 +18,10 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { MIGRATIONS_DIR, type Db } from '../src/db/client';
 import * as schema from '../src/db/schema';
-import * as repo from '../src/modules/bounties/bounties.repository';
+import * as bountiesRepo from '../src/modules/bounties/bounties.repository';
+import * as claimsRepo from '../src/modules/bounties/claims.repository';
+import * as searchRepo from '../src/modules/bounties/search.repository';
+import * as votesRepo from '../src/modules/bounties/votes.repository';
 
 const SCALE = Number(process.env.SCALE ?? 1);
 const N = {
@@ -153,37 +156,37 @@ const { rows: hot } = await raw(
   `select id from claims where bounty_id = 1 order by votes asc, created_at desc limit 1`,
 );
 const lastClaim = Number(hot[0]!.id);
-const page1 = await repo.searchBounties(db, { tsquery: null, limit: 11 });
+const page1 = await searchRepo.searchBounties(db, { tsquery: null, limit: 11 });
 const last = page1[page1.length - 1]!;
 
 await explain('feed, first page (empty term)', () =>
-  repo.searchBounties(db, { tsquery: null, limit: 11 }),
+  searchRepo.searchBounties(db, { tsquery: null, limit: 11 }),
 );
 await explain('feed, next page by cursor', () =>
-  repo.searchBounties(db, { tsquery: null, limit: 11, after: { c: last.created_key, i: last.id } }),
+  searchRepo.searchBounties(db, { tsquery: null, limit: 11, after: { c: last.created_key, i: last.id } }),
 );
 await explain('search, rare prefix ("festiv & stor & 4242")', () =>
-  repo.searchBounties(db, { tsquery: 'festiv:* & stor:* & 4242:*', limit: 11 }),
+  searchRepo.searchBounties(db, { tsquery: 'festiv:* & stor:* & 4242:*', limit: 11 }),
 );
 await explain('search, common prefix ("zeb", ~10% of bounties)', () =>
-  repo.searchBounties(db, { tsquery: 'zeb:*', limit: 11 }),
+  searchRepo.searchBounties(db, { tsquery: 'zeb:*', limit: 11 }),
 );
 await explain('feed claims for a page of 10 bounties (12 per round)', () =>
-  repo.roundsWithClaims(
+  claimsRepo.roundsWithClaims(
     db,
     page1.slice(0, 10).map((b) => b.id),
     12,
   ),
 );
 await explain('bounty page of the hot bounty (500 claims of 20 000)', () =>
-  repo.roundsWithClaims(db, [1], 500),
+  claimsRepo.roundsWithClaims(db, [1], 500),
 );
-await explain('claim page', () => repo.findClaimView(db, lastClaim));
+await explain('claim page', () => claimsRepo.findClaimView(db, lastClaim));
 await explain('rank of the last-ranked claim of the hot bounty', () =>
-  repo.claimRank(db, lastClaim),
+  claimsRepo.claimRank(db, lastClaim),
 );
-await explain('rank of a claim in an ordinary bounty', () => repo.claimRank(db, lastClaim + 1));
-await explain('earlier vote lookup', () => repo.findVote(db, lastClaim, 5));
-await explain('rounds due for closing', () => repo.dueRounds(db, new Date(), 100));
+await explain('rank of a claim in an ordinary bounty', () => claimsRepo.claimRank(db, lastClaim + 1));
+await explain('earlier vote lookup', () => votesRepo.findVote(db, lastClaim, 5));
+await explain('rounds due for closing', () => bountiesRepo.dueRounds(db, new Date(), 100));
 await db.execute(sql`select 1`);
 await close();

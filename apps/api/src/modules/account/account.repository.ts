@@ -1,7 +1,7 @@
-/** The account feature's queries: reset codes, media ownership, hunter rows, re-encryption. */
+/** The account feature's queries: reset codes, hunter rows, re-encryption. */
 import { and, eq, gt, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { hunters, media, passwordResets, users, type HunterRow } from '../../db/schema';
+import { hunters, passwordResets, users, type HunterRow } from '../../db/schema';
 
 export async function insertResetCode(
   db: DbOrTx,
@@ -60,15 +60,6 @@ export async function purgeResetCodes(db: DbOrTx, before: Date): Promise<number>
   return rows.length;
 }
 
-export function findMedia(db: DbOrTx, key: string) {
-  return db
-    .select()
-    .from(media)
-    .where(eq(media.key, key))
-    .limit(1)
-    .then((r) => r[0]);
-}
-
 /** The hunter row of a creator, created if it is somehow missing. */
 export async function ensureHunter(db: DbOrTx, userId: number): Promise<HunterRow> {
   const existing = await db.select().from(hunters).where(eq(hunters.userId, userId)).limit(1);
@@ -86,24 +77,6 @@ export async function updateHunter(
   await ensureHunter(db, userId);
   const [row] = await db.update(hunters).set(values).where(eq(hunters.userId, userId)).returning();
   return row!;
-}
-
-export function isHandleTakenByOther(db: DbOrTx, handle: string, userId: number) {
-  return db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(sql`lower(${users.handle}) = lower(${handle})`, sql`${users.id} <> ${userId}`))
-    .limit(1)
-    .then((r) => r.length > 0);
-}
-
-export function isEmailTakenByOther(db: DbOrTx, email: string, userId: number) {
-  return db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(sql`lower(${users.email}) = lower(${email})`, sql`${users.id} <> ${userId}`))
-    .limit(1)
-    .then((r) => r.length > 0);
 }
 
 /** Users with a ciphertext made by a key other than `currentKeyId`, a batch at a time. */

@@ -16,15 +16,19 @@ import { hashToken, randomToken } from '../../lib/tokens';
 import { emailChangedMail, passwordChangedMail, passwordResetMail } from '../../mail/templates';
 import type { MailMessage } from '../../mail/mailer';
 import { deleteUserSessions } from '../auth/sessions.repository';
+import { getMedia } from '../media/media.service';
 import { presentHunter, presentUser } from '../users/users.present';
-import { findUserByEmail, findUserById, updateUser } from '../users/users.repository';
+import {
+  findUserByEmail,
+  findUserById,
+  isEmailTakenByOther,
+  isHandleTakenByOther,
+} from '../users/users.read';
+import { updateUser } from '../users/users.repository';
 import {
   consumeResetCode,
   ensureHunter,
-  findMedia,
   insertResetCode,
-  isEmailTakenByOther,
-  isHandleTakenByOther,
   retireResetCodes,
   updateHunter,
 } from './account.repository';
@@ -158,7 +162,7 @@ export class AccountService {
     visibility: 'public' | 'private',
     message: string,
   ) {
-    const row = await findMedia(this.ctx.db, key);
+    const row = await getMedia(this.ctx, key);
     if (!row || row.ownerId !== actor.userId || row.kind !== 'image' || row.status !== 'ready')
       throw badRequest(message, 'MEDIA_INVALID');
     if (row.visibility !== visibility)

@@ -4,7 +4,7 @@ import type { Actor, ServiceContext } from '../../context';
 import { badRequest } from '../../errors';
 import { dummyPasswordHash, verifyPassword } from '../../lib/password';
 import { hashToken, randomToken } from '../../lib/tokens';
-import { findUserByEmail } from '../users/users.repository';
+import { findUserByEmail } from '../users/users.read';
 import { presentUser } from '../users/users.present';
 import {
   deleteSessionByHash,

@@ -1,6 +1,8 @@
+/** The sessions table (this module's); the role comes from users through users.read.ts's join. */
 import { and, eq, gt, ne, sql } from 'drizzle-orm';
 import { preparedQuery, type DbOrTx } from '../../db/client';
-import { sessions, users } from '../../db/schema';
+import { sessions } from '../../db/schema';
+import { sessionUserJoin } from '../users/users.read';
 
 export async function insertSession(
   db: DbOrTx,
@@ -25,10 +27,10 @@ const liveSessionStmt = preparedQuery('sessions_live', (db) =>
       sessionId: sessions.id,
       userId: sessions.userId,
       lastUsedAt: sessions.lastUsedAt,
-      role: users.role,
+      role: sessionUserJoin.role,
     })
     .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
+    .innerJoin(sessionUserJoin.table, sessionUserJoin.on(sessions.userId))
     .where(
       and(
         eq(sessions.tokenHash, sql.placeholder('hash')),

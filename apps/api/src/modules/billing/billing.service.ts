@@ -31,7 +31,7 @@ import { type AppError, badRequest, forbidden, paymentRequired, unauthorized } f
 import { CardError, type CardToken, type PaymentGateway } from '../../payments/gateway';
 import { paymentGatewayFor } from '../../payments/gateways';
 import { presentUser } from '../users/users.present';
-import { findUserById } from '../users/users.repository';
+import { findUserById } from '../users/users.read';
 import {
   findChargeByKey,
   findDueRenewals,

@@ -1,6 +1,7 @@
 /** Rows → answer shapes of CONTRACT.md "Shapes of answers". */
 import type { Bounty, Claim, Round } from '@bountyhunt/shared/bounties';
-import type { ClaimView, RoundClaimView, SearchRow } from './bounties.repository';
+import type { ClaimView, RoundClaimView } from './claims.repository';
+import type { SearchRow } from './search.repository';
 
 export function iso(value: Date | string): string {
   return (value instanceof Date ? value : new Date(value)).toISOString();

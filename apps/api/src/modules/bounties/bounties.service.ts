@@ -18,8 +18,12 @@ import type { bountyCreateSchema, voteSchema } from '@bountyhunt/shared/schemas'
 import type { roundCreateSchema } from '@bountyhunt/shared/bounties';
 import type { Actor, ServiceContext } from '../../context';
 import { badRequest, conflict, forbidden, notFound, paymentRequired } from '../../errors';
-import { bountyRowToSearchRow, type SearchCursor } from './bounties.repository';
+import { getMedia } from '../media/media.service';
+import { findHunterByUserId, findUserById, hunterUserId } from '../users/users.read';
 import * as repo from './bounties.repository';
+import * as claimsRepo from './claims.repository';
+import { bountyRowToSearchRow, searchBounties, type SearchCursor } from './search.repository';
+import * as votesRepo from './votes.repository';
 import { groupRounds, presentBounty, presentClaim } from './bounties.present';
 import { feedCacheFor, type FeedCache, type FeedPage } from './feed-cache';
 import { creditSilver, creditSilverMany, debitSilver } from '../billing/silver.service';
@@ -78,7 +82,7 @@ export class BountiesService {
 
   /** Role 1 with a membership valid now (CONTRACT.md: posting and voting need it). */
   private async requireActiveMember(actor: Actor): Promise<void> {
-    const user = await repo.findUserBrief(this.ctx.db, actor.userId);
+    const user = await findUserById(this.ctx.db, actor.userId);
     if (
       !user ||
       !hasRole(user.role, ROLE.member) ||
@@ -119,7 +123,7 @@ export class BountiesService {
     const row = await repo.findBounty(this.ctx.db, id);
     if (!row) throw notFound(BOUNTY_MSG.bountyNotFound, 'BOUNTY_NOT_FOUND');
     const rounds = groupRounds(
-      await repo.roundsWithClaims(this.ctx.db, [id], BOUNTY_PAGE_CLAIMS_PER_ROUND),
+      await claimsRepo.roundsWithClaims(this.ctx.db, [id], BOUNTY_PAGE_CLAIMS_PER_ROUND),
     );
     return presentBounty(bountyRowToSearchRow(row), rounds.get(id) ?? []);
   }
@@ -129,7 +133,7 @@ export class BountiesService {
     const limit = input.limit ?? SEARCH_PAGE.default;
     const tsquery = toPrefixQuery(input.term ?? '');
     const after = input.cursor ? decodeCursor(input.cursor) : undefined;
-    const rows = await repo.searchBounties(this.ctx.db, {
+    const rows = await searchBounties(this.ctx.db, {
       tsquery,
       ...(input.excludeId !== undefined ? { excludeId: input.excludeId } : {}),
       limit: limit + 1,
@@ -137,7 +141,7 @@ export class BountiesService {
     });
     const page = rows.slice(0, limit);
     const rounds = groupRounds(
-      await repo.roundsWithClaims(
+      await claimsRepo.roundsWithClaims(
         this.ctx.db,
         page.map((r) => r.id),
         FEED_CLAIMS_PER_ROUND,
@@ -208,9 +212,12 @@ export class BountiesService {
     if (!hasRole(actor.role, ROLE.hunter))
       throw forbidden(BOUNTY_MSG.hunterNeeded, 'HUNTER_REQUIRED');
     const now = this.now();
+    // Read before the transaction: the media module reads through its own connection, which on
+    // PGlite (one connection) would wait for this transaction. Checked in the order below.
+    const file = await getMedia(this.ctx, input.media);
     const claimId = await this.ctx.db.transaction(async (tx) => {
       // Locking the hunter row serialises this hunter's claims (the one-per-round rule).
-      const hunter = await repo.findHunterForUser(tx, actor.userId, 'no key update');
+      const hunter = await findHunterByUserId(tx, actor.userId, 'no key update');
       if (!hunter) throw forbidden(BOUNTY_MSG.hunterNeeded, 'HUNTER_REQUIRED');
       const bounty = await repo.findBounty(tx, input.bountyId);
       if (!bounty) throw notFound(BOUNTY_MSG.bountyNotFound, 'BOUNTY_NOT_FOUND');
@@ -220,16 +227,15 @@ export class BountiesService {
       const round = await repo.findRound(tx, bounty.id, input.roundId, 'share');
       if (!round || !isActive(round, now))
         throw conflict(BOUNTY_MSG.roundNotActive, 'ROUND_NOT_ACTIVE');
-      const file = await repo.findMedia(tx, input.media);
       if (!file || file.ownerId !== actor.userId || file.visibility !== 'public')
         throw badRequest(BOUNTY_MSG.mediaUnknown, 'MEDIA_UNKNOWN');
       if (file.status === 'failed') throw badRequest(BOUNTY_MSG.mediaFailed, 'MEDIA_FAILED');
       if (
         !input.multiple &&
-        (await repo.hunterHasClaimInRound(tx, hunter.id, bounty.id, input.roundId))
+        (await claimsRepo.hunterHasClaimInRound(tx, hunter.id, bounty.id, input.roundId))
       )
         throw conflict(BOUNTY_MSG.oneClaimPerRound, 'ONE_CLAIM_PER_ROUND');
-      const claim = await repo.insertClaim(tx, {
+      const claim = await claimsRepo.insertClaim(tx, {
         bountyId: bounty.id,
         roundNumber: input.roundId,
         hunterId: hunter.id,
@@ -244,23 +250,23 @@ export class BountiesService {
 
   /** GET /claim/{id} */
   async getClaim(id: number): Promise<Claim> {
-    const view = await repo.findClaimView(this.ctx.db, id);
+    const view = await claimsRepo.findClaimView(this.ctx.db, id);
     if (!view) throw notFound(BOUNTY_MSG.claimNotFound, 'CLAIM_NOT_FOUND');
     return presentClaim(view);
   }
 
   /** GET /claim/rank/{id}: 1 for most votes in its round, ties to the earlier claim. */
   async rank(id: number): Promise<number> {
-    const rank = await repo.claimRank(this.ctx.db, id);
+    const rank = await claimsRepo.claimRank(this.ctx.db, id);
     if (rank === undefined) throw notFound(BOUNTY_MSG.claimNotFound, 'CLAIM_NOT_FOUND');
     return rank;
   }
 
   /** GET /vote/{claimId}: this user's earlier vote, 0 when none. */
   async myVote(actor: Actor, claimId: number): Promise<number> {
-    const claim = await repo.findClaimRow(this.ctx.db, claimId);
+    const claim = await claimsRepo.findClaimRow(this.ctx.db, claimId);
     if (!claim) throw notFound(BOUNTY_MSG.claimNotFound, 'CLAIM_NOT_FOUND');
-    const vote = await repo.findVote(this.ctx.db, claimId, actor.userId);
+    const vote = await votesRepo.findVote(this.ctx.db, claimId, actor.userId);
     return vote?.value ?? 0;
   }
 
@@ -280,7 +286,7 @@ export class BountiesService {
       const now = this.now();
       let done: { silver: number; votes: number } | undefined;
       try {
-        done = await repo.castVote(this.ctx.db, {
+        done = await votesRepo.castVote(this.ctx.db, {
           claimId: input.claimId,
           userId: actor.userId,
           n,
@@ -300,16 +306,16 @@ export class BountiesService {
   /** Throws the error a refused vote deserves, in the order CONTRACT.md lists the rules. */
   private async whyNoVote(actor: Actor, claimId: number, n: number, now: Date): Promise<void> {
     await this.requireActiveMember(actor);
-    const claim = await repo.findClaimRow(this.ctx.db, claimId);
+    const claim = await claimsRepo.findClaimRow(this.ctx.db, claimId);
     if (!claim) throw notFound(BOUNTY_MSG.claimNotFound, 'CLAIM_NOT_FOUND');
-    if ((await repo.hunterUserId(this.ctx.db, claim.hunterId)) === actor.userId)
+    if ((await hunterUserId(this.ctx.db, claim.hunterId)) === actor.userId)
       throw forbidden(BOUNTY_MSG.ownClaim, 'OWN_CLAIM');
     const round = await repo.findRound(this.ctx.db, claim.bountyId, claim.roundNumber);
     if (!round || !isActive(round, now))
       throw conflict(BOUNTY_MSG.roundNotActive, 'ROUND_NOT_ACTIVE');
-    if (await repo.findVote(this.ctx.db, claimId, actor.userId))
+    if (await votesRepo.findVote(this.ctx.db, claimId, actor.userId))
       throw conflict(BOUNTY_MSG.alreadyVoted, 'ALREADY_VOTED');
-    const user = await repo.findUserBrief(this.ctx.db, actor.userId);
+    const user = await findUserById(this.ctx.db, actor.userId);
     if (!user || user.silver < n)
       throw paymentRequired(PAYMENT_MSG.notEnoughSilver, 'NOT_ENOUGH_SILVER');
   }
@@ -325,7 +331,7 @@ export class BountiesService {
     let rows = 0;
     for (;;) {
       const taken = await this.ctx.db.transaction(async (tx) => {
-        const pending = await repo.takePendingEarnings(tx, batch);
+        const pending = await votesRepo.takePendingEarnings(tx, batch);
         if (pending.length)
           await creditSilverMany(
             tx,
@@ -362,9 +368,9 @@ export class BountiesService {
           const bounty = await repo.findBounty(tx, round.bountyId, 'no key update');
           if (!bounty || bounty.status !== 'open' || bounty.roundCount !== round.number)
             return 'closed' as const;
-          const winner = await repo.topClaim(tx, bounty.id, round.number);
+          const winner = await claimsRepo.topClaim(tx, bounty.id, round.number);
           if (bounty.amount > 0) {
-            const to = winner ? await repo.hunterUserId(tx, winner.hunterId) : bounty.userId;
+            const to = winner ? await hunterUserId(tx, winner.hunterId) : bounty.userId;
             if (to !== undefined)
               await creditSilver(
                 tx,

@@ -1,24 +1,7 @@
+/** Writes of the users module (users and hunters rows) and the current-user read; other modules read through users.read.ts. */
 import { eq, sql } from 'drizzle-orm';
 import { preparedQuery, type DbOrTx } from '../../db/client';
 import { hunters, users, type HunterRow, type UserRow } from '../../db/schema';
-
-export function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
-  return db
-    .select()
-    .from(users)
-    .where(sql`lower(${users.email}) = lower(${email})`)
-    .limit(1)
-    .then((r) => r[0]);
-}
-
-export function findUserById(db: DbOrTx, id: number): Promise<UserRow | undefined> {
-  return db
-    .select()
-    .from(users)
-    .where(eq(users.id, id))
-    .limit(1)
-    .then((r) => r[0]);
-}
 
 const userWithHunterStmt = preparedQuery('users_with_hunter', (db) =>
   db
@@ -48,15 +31,6 @@ export async function insertUser(
 export async function insertHunter(db: DbOrTx, userId: number): Promise<HunterRow> {
   const [row] = await db.insert(hunters).values({ userId }).returning();
   return row!;
-}
-
-export function findHunterByUserId(db: DbOrTx, userId: number): Promise<HunterRow | undefined> {
-  return db
-    .select()
-    .from(hunters)
-    .where(eq(hunters.userId, userId))
-    .limit(1)
-    .then((r) => r[0]);
 }
 
 export async function updateUser(

@@ -7,7 +7,8 @@ import { isUniqueViolation } from '../../db/errors';
 import { notAcceptable, unauthorized } from '../../errors';
 import { hashPassword } from '../../lib/password';
 import { presentHunter, presentUser } from './users.present';
-import { findUserByEmail, findUserWithHunter, insertHunter, insertUser } from './users.repository';
+import { findUserByEmail } from './users.read';
+import { findUserWithHunter, insertHunter, insertUser } from './users.repository';
 
 export class UsersService {
   constructor(private readonly ctx: ServiceContext) {}

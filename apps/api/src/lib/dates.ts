@@ -1,0 +1,35 @@
+/**
+ * The one way the API turns stored times into the ISO text of its answers (CONTRACT.md:
+ * dates are ISO date-times, millisecond precision, UTC) and into the microsecond keys of
+ * its cursors.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+
+/** A timestamp as the driver returns it (Date from pg and PGlite, text from raw rows) → ISO. */
+export function iso(value: Date | string): string {
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}
+
+/** `iso` for columns that may be null. */
+export function isoOrNull(value: Date | string | null | undefined): string | null {
+  return value == null ? null : iso(value);
+}
+
+/**
+ * A microsecond key (see `microsecondKey`) → the ISO date of an answer, by truncating the
+ * text: driver-independent (no float parsing of fractional seconds).
+ */
+export function isoFromKey(key: string): string {
+  return `${key.slice(0, 23)}Z`;
+}
+
+/** Shape of a microsecond key: what cursors carry. */
+export const MICROSECOND_KEY_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+/**
+ * SQL: a timestamptz column as microsecond-exact UTC text (JS dates stop at milliseconds, so a
+ * keyset cursor built from a Date could skip or repeat rows created in the same millisecond).
+ */
+export function microsecondKey(column: SQL): SQL {
+  return sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+}

@@ -1,0 +1,168 @@
+/**
+ * Claims: the claims table, and the single-statement reads of the claim page, the bounty page
+ * and the feed's rounds (claims joined with their bounty, round and hunter).
+ */
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { preparedRows, queryRows, type DbOrTx } from '../../db/client';
+import { claims } from '../../db/schema';
+import { HUNTER_CARD_COLUMNS, hunterCardJoin } from '../users/users.read';
+
+export type ClaimRow = typeof claims.$inferSelect;
+
+/** A claim joined with what its answer shows. */
+export interface ClaimView {
+  id: number;
+  bounty_id: number;
+  round_number: number;
+  media: string;
+  votes: number;
+  created_at: Date | string;
+  title: string;
+  end_date: Date | string | null;
+  hunter_id: number;
+  handle: string | null;
+  stagename: string | null;
+  picture: string | null;
+}
+
+/** A round with one of its claims (or none: claim columns null), from a lateral join. */
+export interface RoundClaimView {
+  r_bounty_id: number;
+  r_number: number;
+  r_end_date: Date | string | null;
+  id: number | null;
+  bounty_id: number | null;
+  round_number: number | null;
+  media: string | null;
+  votes: number | null;
+  created_at: Date | string | null;
+  title: string | null;
+  end_date: Date | string | null;
+  hunter_id: number | null;
+  handle: string | null;
+  stagename: string | null;
+  picture: string | null;
+}
+
+const CLAIM_COLUMNS = sql`c.id, c.bounty_id, c.round_number, c.media, c.votes, c.created_at,
+  b.title, r.end_date, ${HUNTER_CARD_COLUMNS}`;
+
+const CLAIM_JOINS = sql`from claims c
+  join bounties b on b.id = c.bounty_id
+  join rounds r on r.bounty_id = c.bounty_id and r.number = c.round_number
+  ${hunterCardJoin(sql`c.hunter_id`)}`;
+
+/**
+ * Claims of one round in rank order: most votes first, ties to the earlier claim. "nulls
+ * last" matches claims_round_rank_idx (drizzle-kit writes DESC NULLS LAST), so the planner
+ * reads the index in order instead of sorting the round.
+ */
+const RANK_ORDER = sql`c.votes desc nulls last, c.created_at asc, c.id asc`;
+
+export function findClaimRow(db: DbOrTx, id: number): Promise<ClaimRow | undefined> {
+  return db
+    .select()
+    .from(claims)
+    .where(eq(claims.id, id))
+    .limit(1)
+    .then((r) => r[0]);
+}
+
+const claimViewStmt = preparedRows<ClaimView>(
+  'claims_view',
+  sql`select ${CLAIM_COLUMNS} ${CLAIM_JOINS} where c.id = ${sql.placeholder('id')}`,
+);
+
+export async function findClaimView(db: DbOrTx, id: number): Promise<ClaimView | undefined> {
+  const rows = await claimViewStmt(db, { id });
+  return rows[0];
+}
+
+export async function insertClaim(
+  tx: DbOrTx,
+  values: {
+    bountyId: number;
+    roundNumber: number;
+    hunterId: number;
+    media: string;
+    createdAt: Date;
+  },
+): Promise<ClaimRow> {
+  const [row] = await tx.insert(claims).values(values).returning();
+  return row!;
+}
+
+export function hunterHasClaimInRound(
+  db: DbOrTx,
+  hunterId: number,
+  bountyId: number,
+  roundNumber: number,
+): Promise<boolean> {
+  return db
+    .select({ id: claims.id })
+    .from(claims)
+    .where(
+      and(
+        eq(claims.hunterId, hunterId),
+        eq(claims.bountyId, bountyId),
+        eq(claims.roundNumber, roundNumber),
+      ),
+    )
+    .limit(1)
+    .then((r) => r.length > 0);
+}
+
+const roundsWithClaimsStmt = preparedRows<RoundClaimView>(
+  'rounds_with_claims',
+  sql`select rr.bounty_id as r_bounty_id, rr.number as r_number, rr.end_date as r_end_date, x.*
+    from rounds rr
+    left join lateral (
+      select ${CLAIM_COLUMNS} ${CLAIM_JOINS}
+      where c.bounty_id = rr.bounty_id and c.round_number = rr.number
+      order by ${RANK_ORDER}
+      limit ${sql.placeholder('perRound')}
+    ) x on true
+    where rr.bounty_id = any(${sql.placeholder('ids')}::int4[])
+    order by rr.bounty_id, rr.number, x.votes desc nulls last, x.created_at asc, x.id asc`,
+);
+
+/** Rounds of the given bounties, each with at most `perRound` claims in rank order. */
+export async function roundsWithClaims(
+  db: DbOrTx,
+  bountyIds: number[],
+  perRound: number,
+): Promise<RoundClaimView[]> {
+  if (bountyIds.length === 0) return [];
+  return roundsWithClaimsStmt(db, { ids: bountyIds, perRound });
+}
+
+/** 1 + the claims of the same round ranked before this one; undefined for an unknown claim. */
+export async function claimRank(db: DbOrTx, claimId: number): Promise<number | undefined> {
+  const rows = await queryRows<{ rank: number | string }>(
+    db,
+    sql`select 1 + (
+        select count(*) from claims o
+        where o.bounty_id = c.bounty_id and o.round_number = c.round_number
+          and (o.votes > c.votes
+            or (o.votes = c.votes and (o.created_at, o.id) < (c.created_at, c.id)))
+      ) as rank
+      from claims c where c.id = ${claimId}`,
+  );
+  return rows[0] ? Number(rows[0].rank) : undefined;
+}
+
+/** The round's rank-1 claim, if any. */
+export function topClaim(
+  db: DbOrTx,
+  bountyId: number,
+  roundNumber: number,
+): Promise<ClaimRow | undefined> {
+  return db
+    .select()
+    .from(claims)
+    .where(and(eq(claims.bountyId, bountyId), eq(claims.roundNumber, roundNumber)))
+    .orderBy(sql`${claims.votes} desc nulls last`, asc(claims.createdAt), asc(claims.id))
+    .limit(1)
+    .then((r) => r[0]);
+}
+

@@ -1,0 +1,107 @@
+/**
+ * The feed search (POST /bounty/search): one page of bounties by prefix full-text on titles,
+ * relevance then recency, keyset-paged; prepared once per combination of options.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { preparedRows, type DbOrTx } from '../../db/client';
+import { microsecondKey } from '../../lib/dates';
+import type { BountyRow } from './bounties.repository';
+
+export interface SearchRow {
+  id: number;
+  user_id: number;
+  title: string;
+  amount: number;
+  media_type: number;
+  round_count: number;
+  status: string;
+  winner_claim_id: number | null;
+  created_at: Date | string;
+  /** created_at with microseconds, UTC, for the cursor. */
+  created_key: string;
+  rank: number | string | null;
+}
+
+export interface SearchCursor {
+  /** ts_rank of the last row (term searches only). */
+  r?: number;
+  /** created_at of the last row, microsecond text. */
+  c: string;
+  i: number;
+}
+
+const SEARCH_CREATED_KEY = microsecondKey(sql`b.created_at`);
+const SEARCH_BASE = sql`b.id, b.user_id, b.title, b.amount, b.media_type, b.round_count, b.status,
+  b.winner_claim_id, b.created_at, ${SEARCH_CREATED_KEY} as created_key`;
+const searchStmts = new Map<string, ReturnType<typeof preparedRows<SearchRow>>>();
+
+/** The search statement for one combination of term / cursor / excluded id, prepared once. */
+function searchStmt(term: boolean, after: boolean, exclude: boolean) {
+  const key = `bounties_search_${Number(term)}${Number(after)}${Number(exclude)}`;
+  let stmt = searchStmts.get(key);
+  if (stmt) return stmt;
+  const p = (name: string) => sql.placeholder(name);
+  const where: SQL[] = [];
+  if (exclude) where.push(sql`b.id <> ${p('excludeId')}`);
+  if (term) {
+    const q = sql`to_tsquery('simple', ${p('tsquery')})`;
+    const rank = sql`ts_rank(b.search, ${q})`;
+    where.push(sql`b.search @@ ${q}`);
+    if (after)
+      where.push(
+        sql`(${rank}, b.created_at, b.id) < (${p('r')}::real, ${p('c')}::timestamptz, ${p('i')}::int4)`,
+      );
+    stmt = preparedRows<SearchRow>(
+      key,
+      sql`select ${SEARCH_BASE}, ${rank} as rank from bounties b
+        where ${sql.join(where, sql` and `)}
+        order by rank desc, b.created_at desc nulls last, b.id desc nulls last
+        limit ${p('limit')}`,
+    );
+  } else {
+    if (after) where.push(sql`(b.created_at, b.id) < (${p('c')}::timestamptz, ${p('i')}::int4)`);
+    stmt = preparedRows<SearchRow>(
+      key,
+      sql`select ${SEARCH_BASE}, null as rank from bounties b
+        ${where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``}
+        -- nulls last: the order of bounties_created_idx, so the newest page is an index walk.
+        order by b.created_at desc nulls last, b.id desc nulls last
+        limit ${p('limit')}`,
+    );
+  }
+  searchStmts.set(key, stmt);
+  return stmt;
+}
+
+/**
+ * One page of bounties: with a tsquery, matches ordered by relevance then recency; without,
+ * every bounty newest first. Keyset paging on (rank, created_at, id).
+ */
+export async function searchBounties(
+  db: DbOrTx,
+  opts: { tsquery: string | null; excludeId?: number; limit: number; after?: SearchCursor },
+): Promise<SearchRow[]> {
+  const stmt = searchStmt(!!opts.tsquery, !!opts.after, opts.excludeId !== undefined);
+  return stmt(db, {
+    limit: opts.limit,
+    ...(opts.tsquery ? { tsquery: opts.tsquery } : {}),
+    ...(opts.excludeId !== undefined ? { excludeId: opts.excludeId } : {}),
+    ...(opts.after ? { r: opts.after.r ?? 0, c: opts.after.c, i: opts.after.i } : {}),
+  });
+}
+
+export function bountyRowToSearchRow(b: BountyRow): SearchRow {
+  return {
+    id: b.id,
+    user_id: b.userId,
+    title: b.title,
+    amount: b.amount,
+    media_type: b.mediaType,
+    round_count: b.roundCount,
+    status: b.status,
+    winner_claim_id: b.winnerClaimId,
+    created_at: b.createdAt,
+    created_key: b.createdAt.toISOString(),
+    rank: null,
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * Votes: the votes table and the hunters' pending earnings (vote_earnings_pending), both
+ * written by the one-statement vote (docs/decisions/0006-votes-in-one-statement.md).
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import { preparedRows, queryRows, type DbOrTx } from '../../db/client';
+import { votes } from '../../db/schema';
+import { silverDebitUpdate, silverLedgerInsert } from '../billing/silver.sql';
+import { activeMember, countVotesCast, hunterJoin } from '../users/users.read';
+
+const p = (name: string) => sql.placeholder(name);
+
+export function findVote(db: DbOrTx, claimId: number, userId: number) {
+  return db
+    .select({ value: votes.value })
+    .from(votes)
+    .where(and(eq(votes.claimId, claimId), eq(votes.userId, userId)))
+    .limit(1)
+    .then((r) => r[0]);
+}
+
+/**
+ * The whole vote in one statement (one round trip, one transaction), when every rule holds:
+ * the claim exists, its round is open (key-share locked, so the closing job waits for the
+ * vote), the voter is an active member (role 1) who is not the claim's hunter and has `n`
+ * silver. Then: the voter's silver -n and votes +n, the vote row, the voter's ledger row,
+ * the hunter's pending earnings and the claim's votes +n. Nothing when a rule fails (the
+ * caller asks why); a second vote by the same member fails on the unique (claim, user) index.
+ * It writes tables of other modules through the fragments their owners export: silver's
+ * debit and ledger row (billing/silver.sql.ts), the voter's checks and vote count and the
+ * hunter join (users/users.read.ts).
+ */
+const castVoteStmt = preparedRows<{ silver: number; votes: number }>(
+  'votes_cast',
+  sql`with target as (
+      select c.id, c.bounty_id, c.round_number, h.user_id as hunter_user
+      from claims c ${hunterJoin(sql`c.hunter_id`)}
+      where c.id = ${p('claimId')}::int4
+    ), open_round as (
+      select r.id from rounds r join target t on r.bounty_id = t.bounty_id and r.number = t.round_number
+      where r.closed_at is null and r.end_date >= ${p('now')}::timestamptz
+      for key share of r
+    ), voter as (
+      ${silverDebitUpdate({
+        userId: sql`${p('userId')}::int4`,
+        amount: sql`${p('n')}::int4`,
+        alsoSet: countVotesCast(sql`${p('n')}::int4`),
+        from: sql`target t, open_round o`,
+        where: sql`${activeMember(sql`${p('now')}::timestamptz`)} and t.hunter_user <> u.id`,
+        returning: sql`t.hunter_user`,
+      })}
+    ), vote as (
+      insert into votes (claim_id, user_id, value, created_at)
+      select ${p('claimId')}::int4, ${p('userId')}::int4, ${p('n')}::int4, ${p('now')}::timestamptz
+      from voter
+      returning id
+    ), ledger as (
+      ${silverLedgerInsert({
+        source: sql`voter v`,
+        userId: sql`${p('userId')}::int4`,
+        delta: sql`-${p('n')}::int4`,
+        balanceAfter: sql`v.silver`,
+        reason: sql`'vote'`,
+        refId: sql`${p('claimId')}::int4`,
+        at: sql`${p('now')}::timestamptz`,
+      })}
+    ), earnings as (
+      insert into vote_earnings_pending (user_id, claim_id, amount, created_at)
+      select v.hunter_user, ${p('claimId')}::int4, ${p('n')}::int4, ${p('now')}::timestamptz
+      from voter v
+    ), claim as (
+      update claims set votes = votes + ${p('n')}::int4
+      where id = ${p('claimId')}::int4 and exists (select 1 from vote)
+      returning votes
+    )
+    select v.silver, c.votes from voter v, claim c`,
+);
+
+export async function castVote(
+  db: DbOrTx,
+  values: { claimId: number; userId: number; n: number; now: Date },
+): Promise<{ silver: number; votes: number } | undefined> {
+  const rows = await castVoteStmt(db, values);
+  return rows[0];
+}
+
+/**
+ * Takes up to `limit` pending earnings (skipping rows another settling transaction holds),
+ * summed per hunter user and claim, in user order.
+ */
+export function takePendingEarnings(
+  tx: DbOrTx,
+  limit: number,
+): Promise<{ user_id: number; claim_id: number; amount: number }[]> {
+  return queryRows(
+    tx,
+    sql`with batch as (
+        delete from vote_earnings_pending where id in (
+          select id from vote_earnings_pending order by id limit ${limit} for update skip locked
+        )
+        returning user_id, claim_id, amount
+      )
+      select user_id, claim_id, sum(amount)::int as amount from batch
+      group by user_id, claim_id order by user_id, claim_id`,
+  );
+}
+

@@ -1,0 +1,186 @@
+/**
+ * The users module's read interface: the users and hunters tables belong to this module
+ * (see users.repository.ts for its writes), and these lookups are how other modules read
+ * them. Functions take the caller's database or transaction, so a lookup can run (and lock)
+ * inside another module's transaction.
+ *
+ * Hot single-statement reads that show a hunter next to another module's rows (the claim
+ * page, the bounty page, the feed) join through `hunterCardJoin` rather than a second query.
+ */
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { type DbOrTx } from '../../db/client';
+import { hunters, users, type HunterRow, type UserRow } from '../../db/schema';
+
+export type { HunterRow, UserRow };
+
+export function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
+  return db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email})`)
+    .limit(1)
+    .then((r) => r[0]);
+}
+
+export function findUserById(db: DbOrTx, id: number): Promise<UserRow | undefined> {
+  return db
+    .select()
+    .from(users)
+    .where(eq(users.id, id))
+    .limit(1)
+    .then((r) => r[0]);
+}
+
+/** The user's row locked for the caller's transaction (FOR UPDATE): money changes serialise on it. */
+export function lockUser(tx: DbOrTx, userId: number): Promise<UserRow | undefined> {
+  return tx
+    .select()
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('update')
+    .then((r) => r[0]);
+}
+
+export function isHandleTakenByOther(db: DbOrTx, handle: string, userId: number) {
+  return db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(sql`lower(${users.handle}) = lower(${handle})`, sql`${users.id} <> ${userId}`))
+    .limit(1)
+    .then((r) => r.length > 0);
+}
+
+export function isEmailTakenByOther(db: DbOrTx, email: string, userId: number) {
+  return db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(sql`lower(${users.email}) = lower(${email})`, sql`${users.id} <> ${userId}`))
+    .limit(1)
+    .then((r) => r.length > 0);
+}
+
+/**
+ * The hunter row of a user (the one hunter-by-user lookup). `lock: 'no key update'`
+ * serialises that hunter's writes in the caller's transaction (one claim per round).
+ */
+export function findHunterByUserId(
+  db: DbOrTx,
+  userId: number,
+  lock?: 'no key update',
+): Promise<HunterRow | undefined> {
+  const q = db.select().from(hunters).where(eq(hunters.userId, userId)).limit(1);
+  return (lock ? q.for(lock) : q).then((r) => r[0]);
+}
+
+/** The user behind a hunter id. */
+export function hunterUserId(db: DbOrTx, hunterId: number): Promise<number | undefined> {
+  return db
+    .select({ userId: hunters.userId })
+    .from(hunters)
+    .where(eq(hunters.id, hunterId))
+    .limit(1)
+    .then((r) => r[0]?.userId);
+}
+
+export interface HunterWithHandle extends HunterRow {
+  handle: string | null;
+}
+
+/** One hunter with its user's handle, by any condition on hunters or users. */
+async function findHunterWhere(db: DbOrTx, where: SQL): Promise<HunterWithHandle | undefined> {
+  const rows = await db
+    .select({
+      id: hunters.id,
+      userId: hunters.userId,
+      stagename: hunters.stagename,
+      bio: hunters.bio,
+      banner: hunters.banner,
+      picture: hunters.picture,
+      createdAt: hunters.createdAt,
+      handle: users.handle,
+    })
+    .from(hunters)
+    .innerJoin(users, eq(users.id, hunters.userId))
+    .where(where)
+    .limit(1);
+  return rows[0];
+}
+
+export function findHunterByHandle(db: DbOrTx, handle: string) {
+  return findHunterWhere(db, sql`lower(${users.handle}) = lower(${handle})`);
+}
+
+export function findHunterById(db: DbOrTx, hunterId: number) {
+  return findHunterWhere(db, eq(hunters.id, hunterId));
+}
+
+export function findHunterWithHandleByUserId(db: DbOrTx, userId: number) {
+  return findHunterWhere(db, eq(hunters.userId, userId));
+}
+
+/**
+ * SQL fragment for single-statement reads of other modules: joins the hunter `hunterId` points
+ * at (alias `h`) and its user (alias `u`); `HUNTER_CARD_COLUMNS` then selects what a claim
+ * shows of its hunter.
+ */
+export function hunterCardJoin(hunterId: SQL): SQL {
+  return sql`${hunterJoin(hunterId)}
+  join users u on u.id = h.user_id`;
+}
+
+/** SQL fragment: joins the hunter `hunterId` points at (alias `h`; `h.user_id` is its user). */
+export function hunterJoin(hunterId: SQL): SQL {
+  return sql`join hunters h on h.id = ${hunterId}`;
+}
+
+/** SQL condition on users `u`: an active member (role 1, membership valid after `now`). */
+export function activeMember(now: SQL): SQL {
+  return sql`(u.role & 1) <> 0
+        and u.active > ${now}`;
+}
+
+/** SQL set-list item on users `u`: the user cast `n` more votes. */
+export function countVotesCast(n: SQL): SQL {
+  return sql`votes = u.votes + ${n}`;
+}
+
+export const HUNTER_CARD_COLUMNS = sql`h.id as hunter_id, u.handle, h.stagename, h.picture`;
+
+/** `%` and `_` in a search term match themselves. */
+export function likeEscape(term: string): string {
+  return term.replace(/[\\%_]/g, (m) => `\\${m}`);
+}
+
+/**
+ * SQL fragment for the hunters directory (one statement with the profiles module's counts):
+ * hunters with a handle, alphabetical by handle (users_handle_lower_idx), optionally filtered
+ * by a case-insensitive substring of the handle or stage name, after `afterHandle` (lower
+ * case). Rows: id, user_id, handle, stagename, picture, bio.
+ */
+export function hunterDirectoryPage(opts: {
+  term?: string;
+  afterHandle?: string;
+  limit: number;
+}): SQL {
+  const pattern = opts.term ? `%${likeEscape(opts.term.toLowerCase())}%` : undefined;
+  const filter = pattern
+    ? sql` and (lower(u.handle) like ${pattern} or lower(h.stagename) like ${pattern})`
+    : sql``;
+  const after = opts.afterHandle ? sql` and lower(u.handle) > ${opts.afterHandle}` : sql``;
+  return sql`select h.id, h.user_id, u.handle, h.stagename, h.picture, h.bio
+            from users u join hunters h on h.user_id = u.id
+            where u.handle is not null${filter}${after}
+            order by lower(u.handle)
+            limit ${opts.limit}`;
+}
+
+/**
+ * Fragment for auth's session lookup (a prepared statement every authenticated request runs):
+ * the users table joined on a session's user id, and the role it reads.
+ */
+export const sessionUserJoin = {
+  table: users,
+  on: (userId: AnyPgColumn) => eq(users.id, userId),
+  role: users.role,
+};
