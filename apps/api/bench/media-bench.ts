@@ -16,11 +16,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
-import { buildApp } from '../src/app';
+import { buildApp, createLogger } from '../src/app';
+import { createRoot } from '../src/composition';
 import { createDatabase, runMigrations } from '../src/db/client';
 import { loadConfig } from '../src/env';
 import { PgBossJobQueue } from '../src/jobs/pg-boss-queue';
-import { jobDefinitions } from '../src/jobs/registry';
 import { makeImageDerivatives, makePoster, VideoTools } from '../src/modules/media/media.processor';
 import { FFMPEG, FFPROBE, photo } from '../test/media-fixtures';
 
@@ -94,9 +94,11 @@ async function main() {
     statsIntervalSeconds: 0,
   });
   await jobs.start();
-  const app = await buildApp({ config, database, jobs, logStream: { write: () => true } as never });
+  const appLog = createLogger(config, { write: () => true });
+  const root = createRoot({ config, database, log: appLog, jobs });
+  const app = await buildApp(root, appLog);
   await app.listen({ port: 0, host: '127.0.0.1' });
-  await jobs.work(app.ctx, jobDefinitions);
+  await jobs.work(root.jobDefinitions);
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   const email = 'bench-media@example.com';
   const password = 'Bench-pass1!';
@@ -208,6 +210,7 @@ async function main() {
   log(`\njob counts: ${JSON.stringify(await jobs.counts())}`);
 
   await app.close();
+  await root.storage.close();
   await jobs.stop(5000);
   await database.close();
   fs.rmSync(dataDir, { recursive: true, force: true });

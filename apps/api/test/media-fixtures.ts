@@ -6,7 +6,10 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import crypto from 'node:crypto';
 import sharp from 'sharp';
+import type { Db } from '../src/db/client';
+import { media } from '../src/db/schema';
 
 export const FFMPEG = process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
 export const FFPROBE = process.env.FFPROBE_PATH ?? '/usr/bin/ffprobe';
@@ -125,4 +128,26 @@ export function listFiles(dir: string): string[] {
   return (fs.readdirSync(dir, { recursive: true }) as string[])
     .filter((f) => fs.statSync(path.join(dir, f)).isFile())
     .sort();
+}
+
+/** A media row as the upload endpoint leaves it (no files): for tests of what refers to media. */
+export async function insertMediaRow(
+  db: Db,
+  ownerId: number,
+  opts: { visibility?: 'public' | 'private'; kind?: 'image' | 'video'; status?: string } = {},
+): Promise<string> {
+  const kind = opts.kind ?? 'image';
+  const key = `${kind === 'image' ? 'i-' : 'v-'}${crypto.randomBytes(8).toString('hex')}-500x500`;
+  await db.insert(media).values({
+    key,
+    ownerId,
+    kind,
+    visibility: opts.visibility ?? 'public',
+    status: opts.status ?? 'ready',
+    mime: kind === 'image' ? 'image/jpeg' : 'video/mp4',
+    bytes: 1234,
+    width: 500,
+    height: 500,
+  });
+  return key;
 }

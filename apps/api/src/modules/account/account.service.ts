@@ -22,6 +22,9 @@ import {
   consumeResetCode,
   ensureHunter,
   findMedia,
+  findStaleCiphertexts,
+  purgeResetCodes,
+  replaceCiphertexts,
   insertResetCode,
   isEmailTakenByOther,
   isHandleTakenByOther,
@@ -229,5 +232,49 @@ export class AccountService {
       idSelfieKey: idSelfie,
       identityStatus: 'pending',
     });
+  }
+
+  /**
+   * Re-encrypts SSNs and bank account numbers made with an earlier key (ENCRYPTION_KEY_PREVIOUS)
+   * under the current ENCRYPTION_KEY, in batches. Returns how many users were rewritten.
+   */
+  async reencryptStale(batch = 200): Promise<number> {
+    const { cipher, ctx } = this;
+    let done = 0;
+    let skipped = new Set<number>();
+    for (;;) {
+      const rows = (
+        await findStaleCiphertexts(ctx.db, cipher.currentKeyId, batch + skipped.size)
+      ).filter((r) => !skipped.has(r.id));
+      if (rows.length === 0) return done;
+      for (const row of rows) {
+        try {
+          const next = {
+            ssnEnc:
+              row.ssnEnc && cipher.isStale(row.ssnEnc)
+                ? cipher.encrypt(cipher.decrypt(row.ssnEnc))
+                : row.ssnEnc,
+            bankAccountEnc:
+              row.bankAccountEnc && cipher.isStale(row.bankAccountEnc)
+                ? cipher.encrypt(cipher.decrypt(row.bankAccountEnc))
+                : row.bankAccountEnc,
+          };
+          if (await replaceCiphertexts(ctx.db, row.id, row, next)) done += 1;
+        } catch (err) {
+          // A key that is no longer configured: leave the row, say so, go on with the others.
+          ctx.log.error(
+            { userId: row.id, err: { message: (err as Error).message } },
+            're-encryption failed',
+          );
+          skipped = new Set([...skipped, row.id]);
+        }
+      }
+    }
+  }
+
+  /** Reset codes older than a day are of no use to anyone: removed hourly. */
+  async purgeOldResetCodes(): Promise<number> {
+    const before = new Date(this.ctx.clock.now().getTime() - 24 * 3600 * 1000);
+    return purgeResetCodes(this.ctx.db, before);
   }
 }

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { MSG } from '@bountyhunt/shared/messages';
 import { users } from '../../db/schema';
 import { createTestApp, PASSWORD, signUp, uniqueEmail, type TestApp } from '../../../test/helper';
-import { insertMedia } from './account.test-support';
+import { insertMediaRow } from '../../../test/media-fixtures';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -15,7 +15,7 @@ const put = (url: string, auth: object, payload?: object) =>
   t.app.inject({ method: 'PUT', url, headers: auth as Record<string, string>, payload });
 
 async function dbUser(id: number) {
-  const [row] = await t.app.ctx.db.select().from(users).where(eq(users.id, id));
+  const [row] = await t.app.root.ctx.db.select().from(users).where(eq(users.id, id));
   return row!;
 }
 
@@ -225,7 +225,7 @@ describe('hunter profile: bio, stage name, picture', () => {
 
   it('sets the picture to an uploaded image of the user', async () => {
     const h = await signUp(t.app, { hunter: true });
-    const key = await insertMedia(t.app, h.userId);
+    const key = await insertMediaRow(t.db.handle.db, h.userId);
     const res = await put('/hunter/picture', h.auth, { picture: key });
     expect(res.statusCode).toBe(200);
     expect(res.json().picture).toBe(key);
@@ -236,10 +236,10 @@ describe('hunter profile: bio, stage name, picture', () => {
     const other = await signUp(t.app, { hunter: true });
     const keys = [
       'i-doesnotexist',
-      await insertMedia(t.app, other.userId),
-      await insertMedia(t.app, h.userId, { status: 'processing' }),
-      await insertMedia(t.app, h.userId, { visibility: 'private' }),
-      await insertMedia(t.app, h.userId, { kind: 'video' }),
+      await insertMediaRow(t.db.handle.db, other.userId),
+      await insertMediaRow(t.db.handle.db, h.userId, { status: 'processing' }),
+      await insertMediaRow(t.db.handle.db, h.userId, { visibility: 'private' }),
+      await insertMediaRow(t.db.handle.db, h.userId, { kind: 'video' }),
     ];
     for (const key of keys) {
       const res = await put('/hunter/picture', h.auth, { picture: key });
@@ -337,7 +337,7 @@ describe('PUT /user/bank', () => {
     expect(res.body).not.toContain(good.accountNumber);
     const row = await dbUser(h.userId);
     expect(row.bankAccountEnc).not.toContain(good.accountNumber);
-    expect(t.app.ctx.config).toBeDefined();
+    expect(t.app.root.ctx.config).toBeDefined();
   });
 
   it('defaults the account type to checking', async () => {
@@ -376,8 +376,8 @@ describe('PUT /user/bank', () => {
 describe('PUT /user/identity', () => {
   it('records two private uploads and sets the status to pending', async () => {
     const h = await signUp(t.app, { hunter: true });
-    const idFront = await insertMedia(t.app, h.userId, { visibility: 'private' });
-    const idSelfie = await insertMedia(t.app, h.userId, { visibility: 'private' });
+    const idFront = await insertMediaRow(t.db.handle.db, h.userId, { visibility: 'private' });
+    const idSelfie = await insertMediaRow(t.db.handle.db, h.userId, { visibility: 'private' });
     const res = await put('/user/identity', h.auth, { idFront, idSelfie, ageConfirmed: true });
     expect(res.statusCode).toBe(204);
     const me = await t.app.inject({ method: 'GET', url: '/user', headers: h.auth });
@@ -388,10 +388,10 @@ describe('PUT /user/identity', () => {
   it('needs both photos, the age confirmation, private uploads of the user', async () => {
     const h = await signUp(t.app, { hunter: true });
     const other = await signUp(t.app, { hunter: true });
-    const priv = await insertMedia(t.app, h.userId, { visibility: 'private' });
-    const priv2 = await insertMedia(t.app, h.userId, { visibility: 'private' });
-    const pub = await insertMedia(t.app, h.userId);
-    const foreign = await insertMedia(t.app, other.userId, { visibility: 'private' });
+    const priv = await insertMediaRow(t.db.handle.db, h.userId, { visibility: 'private' });
+    const priv2 = await insertMediaRow(t.db.handle.db, h.userId, { visibility: 'private' });
+    const pub = await insertMediaRow(t.db.handle.db, h.userId);
+    const foreign = await insertMediaRow(t.db.handle.db, other.userId, { visibility: 'private' });
     const cases: [object, string | null][] = [
       [{ idSelfie: priv, ageConfirmed: true }, MSG.idFrontRequired],
       [{ idFront: priv, idSelfie: '', ageConfirmed: true }, MSG.idSelfieRequired],

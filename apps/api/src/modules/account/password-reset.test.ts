@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { MSG } from '@bountyhunt/shared/messages';
 import { passwordResets } from '../../db/schema';
 import { createTestApp, PASSWORD, signUp, uniqueEmail, type TestApp } from '../../../test/helper';
-import { startSmtpReceiver, type SmtpReceiver } from './smtp-receiver.test-support';
+import { startSmtpReceiver, type SmtpReceiver } from '../../../test/smtp-receiver';
 
 const WEB = 'https://bountyhunt.example';
 let t: TestApp;
@@ -68,7 +68,7 @@ describe('password reset over SMTP', () => {
     expect(mail.html).toContain('Change Your Password');
 
     // Stored only as a hash.
-    const rows = await t.app.ctx.db
+    const rows = await t.app.root.ctx.db
       .select()
       .from(passwordResets)
       .where(eq(passwordResets.userId, u.userId));

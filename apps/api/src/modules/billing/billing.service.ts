@@ -29,7 +29,6 @@ import type { Actor, ServiceContext } from '../../context';
 import { users, type UserRow } from '../../db/schema';
 import { type AppError, badRequest, forbidden, paymentRequired, unauthorized } from '../../errors';
 import { CardError, type CardToken, type PaymentGateway } from '../../payments/gateway';
-import { paymentGatewayFor } from '../../payments/gateways';
 import { presentUser } from '../users/users.present';
 import { findUserById } from '../users/users.repository';
 import {
@@ -89,12 +88,8 @@ export interface RenewalOutcome {
 export class BillingService {
   constructor(
     private readonly ctx: ServiceContext,
-    private readonly gatewayOverride?: PaymentGateway,
+    private readonly gateway: PaymentGateway,
   ) {}
-
-  private get gateway(): PaymentGateway {
-    return this.gatewayOverride ?? paymentGatewayFor(this.ctx);
-  }
 
   private async member(actor: Actor): Promise<UserRow> {
     const user = await findUserById(this.ctx.db, actor.userId);

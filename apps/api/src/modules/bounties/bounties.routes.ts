@@ -15,7 +15,6 @@ import { z } from 'zod';
 import { notFound } from '../../errors';
 import { requireActor } from '../../plugins/auth';
 import { CompressedOnce, sendJson } from '../../plugins/compress';
-import { BountiesService } from './bounties.service';
 
 const idParams = z.object({ id: z.string().max(20) });
 
@@ -30,7 +29,8 @@ function pathId(value: string): number {
 const errors = { 400: errorAnswer, 401: errorAnswer, 403: errorAnswer, 404: errorAnswer };
 
 const bountiesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = new BountiesService(app.ctx);
+  const service = app.root.services.bounties;
+  const { rateLimiter } = app.root;
 
   app.post(
     '/bounty',
@@ -178,10 +178,10 @@ const bountiesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const actor = await requireActor(request);
-      await app.rateLimiter.consume(
+      await rateLimiter.consume(
         request.ip,
         `vote-user:${actor.userId}`,
-        app.deps.config.rateLimits.voteUser,
+        app.root.config.rateLimits.voteUser,
       );
       return service.vote(actor, request.body);
     },

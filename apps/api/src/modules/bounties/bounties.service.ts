@@ -21,7 +21,7 @@ import { badRequest, conflict, forbidden, notFound, paymentRequired } from '../.
 import { bountyRowToSearchRow, type SearchCursor } from './bounties.repository';
 import * as repo from './bounties.repository';
 import { groupRounds, presentBounty, presentClaim } from './bounties.present';
-import { feedCacheFor, type FeedCache, type FeedPage } from './feed-cache';
+import type { FeedCache, FeedPage } from './feed-cache';
 import { creditSilver, creditSilverMany, debitSilver } from '../billing/silver.service';
 import { isUniqueViolation } from '../../db/errors';
 import { PAYMENT_MSG } from '@bountyhunt/shared/billing';
@@ -66,14 +66,14 @@ export function decodeCursor(value: string): SearchCursor {
 }
 
 export class BountiesService {
-  constructor(private readonly ctx: ServiceContext) {}
+  constructor(
+    private readonly ctx: ServiceContext,
+    /** One per running API (composition root), shared by routes and jobs. */
+    private readonly feedCache: FeedCache,
+  ) {}
 
   private now(): Date {
     return this.ctx.clock.now();
-  }
-
-  private get feedCache(): FeedCache {
-    return feedCacheFor(this.ctx, this.ctx.config.FEED_CACHE_MS);
   }
 
   /** Role 1 with a membership valid now (CONTRACT.md: posting and voting need it). */

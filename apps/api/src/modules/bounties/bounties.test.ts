@@ -5,7 +5,13 @@ import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/bounties';
 import { MSG } from '@bountyhunt/shared/messages';
 import { bounties, silverLedger } from '../../db/schema';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
-import { activeMember, postBounty, postClaim, silverOf, type Session } from './bounties.fixtures';
+import {
+  activeMember,
+  postBounty,
+  postClaim,
+  silverOf,
+  type Session,
+} from '../../../test/bounties-factory';
 import { toPrefixQuery } from './bounties.service';
 
 let t: TestApp;

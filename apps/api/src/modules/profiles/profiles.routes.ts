@@ -23,7 +23,7 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireActor } from '../../plugins/auth';
-import { ProfilesService, type Page } from './profiles.service';
+import type { Page } from './profiles.service';
 
 function sendPage<T>(reply: FastifyReply, page: Page<T>): T[] {
   if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
@@ -35,7 +35,7 @@ const pagedHeaders = {
 };
 
 const profilesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const profiles = new ProfilesService(app.ctx);
+  const { profiles } = app.root.services;
 
   app.get(
     '/hunter/handle/:handle',

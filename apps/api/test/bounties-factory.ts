@@ -1,10 +1,10 @@
-/** Test factories of the bounties feature: members with a membership and silver, media rows. */
-import crypto from 'node:crypto';
+/** Test factories of the bounties feature: members with a membership and silver, bounties, claims. */
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../db/client';
-import { media, users } from '../../db/schema';
-import { signUp } from '../../../test/helper';
+import type { Db } from '../src/db/client';
+import { users } from '../src/db/schema';
+import { signUp } from './helper';
+import { insertMediaRow } from './media-fixtures';
 
 export type Session = Awaited<ReturnType<typeof signUp>>;
 
@@ -21,26 +21,6 @@ export async function activeMember(
     .set({ active: new Date(now.getTime() + 30 * 86400_000), membership: 2, silver })
     .where(eq(users.id, s.userId));
   return s;
-}
-
-/** A media row as the upload endpoint leaves it (image keys start with i-). */
-export async function uploadedMedia(
-  db: Db,
-  ownerId: number,
-  kind: 'image' | 'video' = 'image',
-  status = 'ready',
-): Promise<string> {
-  const id = crypto.randomUUID();
-  const key = kind === 'image' ? `i-${id}` : `v-${id}`;
-  await db.insert(media).values({
-    key,
-    ownerId,
-    kind,
-    status,
-    mime: kind === 'image' ? 'image/png' : 'video/mp4',
-    bytes: 1000,
-  });
-  return key;
 }
 
 export async function postBounty(
@@ -66,7 +46,7 @@ export async function postClaim(
   roundId = 1,
   kind: 'image' | 'video' = 'image',
 ): Promise<number> {
-  const key = await uploadedMedia(db, hunter.userId, kind);
+  const key = await insertMediaRow(db, hunter.userId, { kind });
   const res = await app.inject({
     method: 'POST',
     url: '/claim',
