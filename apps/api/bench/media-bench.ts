@@ -10,7 +10,6 @@
  *   alone (preview + poster frame) on the same file.
  * The app runs in-process on an in-memory PGlite with disk storage in a temporary DATA_DIR.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,7 +21,7 @@ import { createDatabase, runMigrations } from '../src/db/client';
 import { loadConfig } from '../src/env';
 import { PgBossJobQueue } from '../src/jobs/pg-boss-queue';
 import { makeImageDerivatives, makePoster, VideoTools } from '../src/modules/media/media.processor';
-import { FFMPEG, FFPROBE, photo } from '../test/media-fixtures';
+import { FFMPEG, FFPROBE, makeVideo, photo } from '../test/media-fixtures';
 
 const { values: args } = parseArgs({
   options: {
@@ -49,30 +48,7 @@ async function main() {
   const jpegFile = path.join(dataDir, 'photo-12mp.jpg');
   fs.writeFileSync(jpegFile, jpeg);
   const video = path.join(dataDir, 'clip-1080p-10s.mp4');
-  execFileSync(FFMPEG, [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=1920x1080:rate=30',
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=frequency=440',
-    '-t',
-    '10',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:a',
-    'aac',
-    video,
-  ]);
+  makeVideo(video, { seconds: 10, size: '1920x1080', rate: 30, preset: 'veryfast' });
   log(
     `12 MP JPEG: ${(jpeg.length / 1e6).toFixed(2)} MB; 10 s 1080p MP4: ${(fs.statSync(video).size / 1e6).toFixed(2)} MB`,
   );

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, PASSWORD, signUp, uniqueEmail, type TestApp } from '../../../test/helper';
-import { insertMediaRow } from '../../../test/media-fixtures';
+import { insertMediaRow } from '../../../test/factories';
 
 type Who = 'anonymous' | 'member' | 'hunter';
 interface Session {

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { MSG } from '@bountyhunt/shared/messages';
 import { users } from '../../db/schema';
 import { createTestApp, PASSWORD, signUp, uniqueEmail, type TestApp } from '../../../test/helper';
-import { insertMediaRow } from '../../../test/media-fixtures';
+import { insertMediaRow } from '../../../test/factories';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -11,7 +11,7 @@ import {
   postClaim,
   silverOf,
   type Session,
-} from '../../../test/bounties-factory';
+} from '../../../test/factories';
 import { toPrefixQuery } from './bounties.service';
 
 let t: TestApp;

@@ -3,8 +3,8 @@ import { eq } from 'drizzle-orm';
 import { BOUNTY_MSG } from '@bountyhunt/shared/bounties';
 import { users } from '../../db/schema';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
-import { activeMember, postBounty, postClaim, type Session } from '../../../test/bounties-factory';
-import { insertMediaRow } from '../../../test/media-fixtures';
+import { activeMember, postBounty, postClaim, type Session } from '../../../test/factories';
+import { insertMediaRow } from '../../../test/factories';
 
 let t: TestApp;
 let member: Session;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/bounties';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
-import { activeMember, postBounty, postClaim, type Session } from '../../../test/bounties-factory';
+import { activeMember, postBounty, postClaim, type Session } from '../../../test/factories';
 import { FeedCache, type FeedPage } from './feed-cache';
 
 describe('FeedCache', () => {

@@ -10,7 +10,7 @@ import {
   postClaim,
   silverOf,
   type Session,
-} from '../../../test/bounties-factory';
+} from '../../../test/factories';
 import { CLOSE_ROUNDS_JOB } from './bounties.jobs';
 
 let t: TestApp;

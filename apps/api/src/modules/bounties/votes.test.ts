@@ -10,7 +10,7 @@ import {
   postClaim,
   silverOf,
   type Session,
-} from '../../../test/bounties-factory';
+} from '../../../test/factories';
 
 let t: TestApp;
 let poster: Session;

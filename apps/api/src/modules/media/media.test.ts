@@ -457,26 +457,7 @@ describe('POST /media/video', () => {
   it('a corrupt video ends as failed with a reason, never a crash', async () => {
     const file = tmpFile('fs.mp4');
     // moov first (faststart), then cut: ffprobe reads it, the frames are gone.
-    (await import('node:child_process')).execFileSync(FFMPEG, [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=size=320x240:rate=25',
-      '-t',
-      '3',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      '-movflags',
-      '+faststart',
-      file,
-    ]);
+    makeVideo(file, { seconds: 3, silent: true, faststart: true });
     const bytes = fs.readFileSync(file).subarray(0, 3000);
     const res = await upload('video', bytes, 'video/mp4');
     expect(res.statusCode, res.body).toBe(200);

@@ -1,10 +1,13 @@
-/** Test factories of the bounties feature: members with a membership and silver, bounties, claims. */
+/**
+ * Test factories: rows and calls the tests of several features start from (members with a
+ * membership and silver, media rows, bounties, claims), made through the API where it can.
+ */
+import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../src/db/client';
-import { users } from '../src/db/schema';
+import { media, users } from '../src/db/schema';
 import { signUp } from './helper';
-import { insertMediaRow } from './media-fixtures';
 
 export type Session = Awaited<ReturnType<typeof signUp>>;
 
@@ -63,4 +66,26 @@ export async function silverOf(db: Db, userId: number): Promise<{ silver: number
     .from(users)
     .where(eq(users.id, userId));
   return row!;
+}
+
+/** A media row as the upload endpoint leaves it (no files): for tests of what refers to media. */
+export async function insertMediaRow(
+  db: Db,
+  ownerId: number,
+  opts: { visibility?: 'public' | 'private'; kind?: 'image' | 'video'; status?: string } = {},
+): Promise<string> {
+  const kind = opts.kind ?? 'image';
+  const key = `${kind === 'image' ? 'i-' : 'v-'}${crypto.randomBytes(8).toString('hex')}-500x500`;
+  await db.insert(media).values({
+    key,
+    ownerId,
+    kind,
+    visibility: opts.visibility ?? 'public',
+    status: opts.status ?? 'ready',
+    mime: kind === 'image' ? 'image/jpeg' : 'video/mp4',
+    bytes: 1234,
+    width: 500,
+    height: 500,
+  });
+  return key;
 }
