@@ -30,11 +30,10 @@ import { Readable } from 'node:stream';
 import {
   IMAGE_TYPES,
   MEDIA_MSG,
-  MEDIA_SUFFIX,
-  VIDEO_TYPES,
   type MediaStatusAnswer,
-  type MediaVariant,
+  VIDEO_TYPES,
 } from '@bountyhunt/shared/media';
+import { MEDIA_SUFFIX, type MediaVariant } from '@bountyhunt/shared/media-keys';
 import type { ServiceContext } from '../../context';
 import { AppError, badRequest, payloadTooLarge, unavailable, unsupportedMedia } from '../../errors';
 import { createStorage, mediaBaseUrl } from '../../storage/create-storage';
