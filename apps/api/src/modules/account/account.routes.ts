@@ -1,21 +1,21 @@
 /** Account routes (SPEC.md §7): a user's own settings, the password reset mail, the hunter profile. */
-import { identitySubmitSchema, pictureSchema } from '@bountyhunt/shared/account';
-import { currentUserAnswer, errorAnswer, hunterAnswer, userInData } from '@bountyhunt/shared/api';
-import { MSG } from '@bountyhunt/shared/messages';
-import { ROLE } from '@bountyhunt/shared/roles';
 import {
-  EMAIL_RE,
+  ACCOUNT_MSG,
   addressSchema,
   bankSchema,
   bioSchema,
   handleSchema,
+  identitySubmitSchema,
   nameSchema,
   passwordChangeSchema,
-  resetSchema,
+  pictureSchema,
   ssnSchema,
   stagenameSchema,
-} from '@bountyhunt/shared/schemas';
-import { LIMITS } from '@bountyhunt/shared/limits';
+} from '@bountyhunt/shared/account';
+import { currentUserAnswer, errorAnswer, userInData } from '@bountyhunt/shared/users';
+import { hunterAnswer } from '@bountyhunt/shared/profiles';
+import { AUTH_LIMITS, AUTH_MSG, EMAIL_RE, resetSchema } from '@bountyhunt/shared/auth';
+import { ROLE } from '@bountyhunt/shared/roles';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -73,8 +73,8 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const actor = await requireActor(request);
       const email = request.params.email.trim();
-      if (email.length > LIMITS.email || !EMAIL_RE.test(email))
-        throw badRequest(MSG.emailChangeInvalid, 'EMAIL_INVALID');
+      if (email.length > AUTH_LIMITS.email || !EMAIL_RE.test(email))
+        throw badRequest(ACCOUNT_MSG.emailChangeInvalid, 'EMAIL_INVALID');
       return { user: await account.setEmail(actor, email) };
     },
   );

@@ -3,10 +3,11 @@
  * the hunter's public profile, tax and bank details (encrypted), identity documents.
  * Routes check the role; every method here takes the actor and validated input.
  */
-import type { CurrentUser, Hunter, User } from '@bountyhunt/shared/api';
-import { resetLink } from '@bountyhunt/shared/account';
-import { MSG } from '@bountyhunt/shared/messages';
-import { ROLE, hasRole } from '@bountyhunt/shared/roles';
+import type { CurrentUser, User } from '@bountyhunt/shared/users';
+import type { Hunter } from '@bountyhunt/shared/profiles';
+import { AUTH_MSG, resetLink } from '@bountyhunt/shared/auth';
+import { ACCOUNT_MSG } from '@bountyhunt/shared/account';
+import { hasRole, ROLE } from '@bountyhunt/shared/roles';
 import type { Actor, ServiceContext } from '../../context';
 import { isUniqueViolation } from '../../db/errors';
 import { badRequest, conflict, notAcceptable, notFound, unauthorized } from '../../errors';
@@ -60,13 +61,13 @@ export class AccountService {
   async setHandle(actor: Actor, handle: string): Promise<CurrentUser> {
     const me = await this.user(actor);
     if (await isHandleTakenByOther(this.ctx.db, handle, me.id))
-      throw conflict(MSG.handleTaken, 'HANDLE_TAKEN');
+      throw conflict(ACCOUNT_MSG.handleTaken, 'HANDLE_TAKEN');
     let row;
     try {
       row = await updateUser(this.ctx.db, me.id, { handle });
     } catch (err) {
       // Two users racing for one handle: the unique index decides.
-      if (isUniqueViolation(err)) throw conflict(MSG.handleTaken, 'HANDLE_TAKEN');
+      if (isUniqueViolation(err)) throw conflict(ACCOUNT_MSG.handleTaken, 'HANDLE_TAKEN');
       throw err;
     }
     const hunter = hasRole(row.role, ROLE.hunter) ? await ensureHunter(this.ctx.db, row.id) : null;
@@ -82,12 +83,12 @@ export class AccountService {
     const next = email.trim().toLowerCase();
     if (next === me.email.toLowerCase()) return presentUser(me);
     if (await isEmailTakenByOther(this.ctx.db, next, me.id))
-      throw notAcceptable(MSG.emailChangeTaken, 'EMAIL_EXISTS');
+      throw notAcceptable(ACCOUNT_MSG.emailChangeTaken, 'EMAIL_EXISTS');
     let row;
     try {
       row = await updateUser(this.ctx.db, me.id, { email: next });
     } catch (err) {
-      if (isUniqueViolation(err)) throw notAcceptable(MSG.emailChangeTaken, 'EMAIL_EXISTS');
+      if (isUniqueViolation(err)) throw notAcceptable(ACCOUNT_MSG.emailChangeTaken, 'EMAIL_EXISTS');
       throw err;
     }
     await this.notify(emailChangedMail(me.email, next));
@@ -98,7 +99,7 @@ export class AccountService {
   async changePassword(actor: Actor, oldPassword: string, newPassword: string): Promise<void> {
     const me = await this.user(actor);
     if (!(await verifyPassword(me.passwordHash, oldPassword)))
-      throw badRequest(MSG.passwordWrong, 'WRONG_PASSWORD');
+      throw badRequest(ACCOUNT_MSG.passwordWrong, 'WRONG_PASSWORD');
     const passwordHash = await hashPassword(newPassword);
     await this.ctx.db.transaction(async (tx) => {
       await updateUser(tx, me.id, { passwordHash });
@@ -114,7 +115,7 @@ export class AccountService {
    */
   async requestPasswordReset(email: string): Promise<void> {
     const user = await findUserByEmail(this.ctx.db, email.trim());
-    if (!user) throw notFound(MSG.resetNotFound, 'EMAIL_NOT_FOUND');
+    if (!user) throw notFound(AUTH_MSG.resetNotFound, 'EMAIL_NOT_FOUND');
     const now = this.ctx.clock.now();
     const code = randomToken(32);
     await insertResetCode(this.ctx.db, {
@@ -140,7 +141,7 @@ export class AccountService {
       await retireResetCodes(tx, userId, now);
       return row.email;
     });
-    if (email === undefined) throw badRequest(MSG.resetCodeInvalid, 'RESET_CODE_INVALID');
+    if (email === undefined) throw badRequest(AUTH_MSG.resetCodeInvalid, 'RESET_CODE_INVALID');
     await this.notify(passwordChangedMail(email));
   }
 
@@ -176,7 +177,7 @@ export class AccountService {
   /** PUT /hunter/picture {picture: key} */
   async setPicture(actor: Actor, key: string): Promise<Hunter> {
     const me = await this.user(actor);
-    await this.ownImage(actor, key, 'public', MSG.pictureRequired);
+    await this.ownImage(actor, key, 'public', ACCOUNT_MSG.pictureRequired);
     return presentHunter(await updateHunter(this.ctx.db, me.id, { picture: key }), me.handle);
   }
 
@@ -224,9 +225,9 @@ export class AccountService {
 
   /** PUT /user/identity: two private uploads; the review happens elsewhere, status → pending. */
   async submitIdentity(actor: Actor, idFront: string, idSelfie: string): Promise<void> {
-    if (idFront === idSelfie) throw badRequest(MSG.idSelfieRequired, 'MEDIA_INVALID');
-    await this.ownImage(actor, idFront, 'private', MSG.idFrontRequired);
-    await this.ownImage(actor, idSelfie, 'private', MSG.idSelfieRequired);
+    if (idFront === idSelfie) throw badRequest(ACCOUNT_MSG.idSelfieRequired, 'MEDIA_INVALID');
+    await this.ownImage(actor, idFront, 'private', ACCOUNT_MSG.idFrontRequired);
+    await this.ownImage(actor, idSelfie, 'private', ACCOUNT_MSG.idSelfieRequired);
     await updateUser(this.ctx.db, actor.userId, {
       idFrontKey: idFront,
       idSelfieKey: idSelfie,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { MSG } from '@bountyhunt/shared/messages';
+import { ACCOUNT_MSG } from '@bountyhunt/shared/account';
+import { AUTH_MSG } from '@bountyhunt/shared/auth';
 import { users } from '../../db/schema';
 import { createTestApp, PASSWORD, signUp, uniqueEmail, type TestApp } from '../../../test/helper';
 import { insertMediaRow } from '../../../test/factories';
@@ -44,7 +45,7 @@ describe('PUT /user/handle', () => {
     const m = await signUp(t.app);
     const res = await put('/user/handle', m.auth, { handle });
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe(MSG.handleRequired);
+    expect(res.json().message).toBe(ACCOUNT_MSG.handleRequired);
   });
 
   it('accepts 15 characters and no minimum', async () => {
@@ -62,7 +63,7 @@ describe('PUT /user/handle', () => {
     expect((await put('/user/handle', a.auth, { handle })).statusCode).toBe(200);
     const res = await put('/user/handle', b.auth, { handle: handle.toUpperCase() });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ message: MSG.handleTaken, code: 'HANDLE_TAKEN' });
+    expect(res.json()).toEqual({ message: ACCOUNT_MSG.handleTaken, code: 'HANDLE_TAKEN' });
   });
 
   it('two users racing for one handle: exactly one 200 and one 409', async () => {
@@ -109,7 +110,7 @@ describe('PUT /user/email/{email}', () => {
       const m = await signUp(t.app);
       const res = await put(`/user/email/${encodeURIComponent(bad)}`, m.auth);
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe(MSG.emailChangeInvalid);
+      expect(res.json().message).toBe(ACCOUNT_MSG.emailChangeInvalid);
     },
   );
 
@@ -118,7 +119,7 @@ describe('PUT /user/email/{email}', () => {
     const b = await signUp(t.app);
     const res = await put(`/user/email/${encodeURIComponent(a.email.toUpperCase())}`, b.auth);
     expect(res.statusCode).toBe(406);
-    expect(res.json().message).toBe(MSG.emailChangeTaken);
+    expect(res.json().message).toBe(ACCOUNT_MSG.emailChangeTaken);
   });
 
   it('needs a session', async () => {
@@ -160,7 +161,7 @@ describe('PUT /user/password', () => {
       newPassword: 'Another-pass2?',
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe(MSG.passwordWrong);
+    expect(res.json().message).toBe(ACCOUNT_MSG.passwordWrong);
   });
 
   it('checks the new password rule and the current password presence', async () => {
@@ -170,13 +171,13 @@ describe('PUT /user/password', () => {
       newPassword: 'short',
     });
     expect(weak.statusCode).toBe(400);
-    expect(weak.json().message).toBe(MSG.passwordCriteria);
+    expect(weak.json().message).toBe(AUTH_MSG.passwordCriteria);
     const none = await put('/user/password', m.auth, {
       oldPassword: '',
       newPassword: 'Another-pass2?',
     });
     expect(none.statusCode).toBe(400);
-    expect(none.json().message).toBe(MSG.currentPasswordRequired);
+    expect(none.json().message).toBe(ACCOUNT_MSG.currentPasswordRequired);
   });
 
   it('stops guessing the current password after the sign-in failure limit (429)', async () => {
@@ -246,7 +247,7 @@ describe('hunter profile: bio, stage name, picture', () => {
       expect(res.statusCode, key).toBe(400);
     }
     const empty = await put('/hunter/picture', h.auth, { picture: '' });
-    expect(empty.json().message).toBe(MSG.pictureRequired);
+    expect(empty.json().message).toBe(ACCOUNT_MSG.pictureRequired);
   });
 });
 
@@ -258,9 +259,9 @@ describe('tax information: name, address, SSN', () => {
     expect(ok.json().user).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace' });
     const blank = await put('/user/name', h.auth, { firstName: '  ', lastName: 'L' });
     expect(blank.statusCode).toBe(400);
-    expect(blank.json().message).toBe(MSG.firstNameRequired);
+    expect(blank.json().message).toBe(ACCOUNT_MSG.firstNameRequired);
     const noLast = await put('/user/name', h.auth, { firstName: 'A', lastName: '' });
-    expect(noLast.json().message).toBe(MSG.lastNameRequired);
+    expect(noLast.json().message).toBe(ACCOUNT_MSG.lastNameRequired);
     expect(
       (await put('/user/name', h.auth, { firstName: 'a'.repeat(31), lastName: 'L' })).statusCode,
     ).toBe(400);
@@ -274,15 +275,15 @@ describe('tax information: name, address, SSN', () => {
     expect(ok.json().user.taxAddress).toEqual(address);
     const noStreet = await put('/user/address', h.auth, { ...address, street: ' ' });
     expect(noStreet.statusCode).toBe(400);
-    expect(noStreet.json().message).toBe(MSG.streetRequired);
+    expect(noStreet.json().message).toBe(ACCOUNT_MSG.streetRequired);
     expect((await put('/user/address', h.auth, { ...address, city: '' })).json().message).toBe(
-      MSG.cityRequired,
+      ACCOUNT_MSG.cityRequired,
     );
     expect((await put('/user/address', h.auth, { ...address, state: '' })).json().message).toBe(
-      MSG.stateRequired,
+      ACCOUNT_MSG.stateRequired,
     );
     expect((await put('/user/address', h.auth, { ...address, zip: '' })).json().message).toBe(
-      MSG.zipRequired,
+      ACCOUNT_MSG.zipRequired,
     );
     expect(
       (await put('/user/address', h.auth, { ...address, street: 's'.repeat(51) })).statusCode,
@@ -313,7 +314,7 @@ describe('tax information: name, address, SSN', () => {
       const h = await signUp(t.app, { hunter: true });
       const res = await put(`/user/ssn/${encodeURIComponent(bad)}`, h.auth);
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe(MSG.ssnIncomplete);
+      expect(res.json().message).toBe(ACCOUNT_MSG.ssnIncomplete);
     },
   );
 });
@@ -348,13 +349,17 @@ describe('PUT /user/bank', () => {
   });
 
   it.each([
-    ['a routing number with a bad check digit', { routingNumber: '011000016' }, MSG.routingInvalid],
-    ['an 8-digit routing number', { routingNumber: '01100001' }, MSG.routingInvalid],
-    ['a 4-digit account number', { accountNumber: '1234' }, MSG.accountInvalid],
-    ['a 21-digit account number', { accountNumber: '1'.repeat(21) }, MSG.accountInvalid],
-    ['letters in the account number', { accountNumber: '12345a' }, MSG.accountInvalid],
-    ['no bank name', { name: ' ' }, MSG.bankNameRequired],
-    ['a 51-character bank name', { name: 'b'.repeat(51) }, MSG.bankNameRequired],
+    [
+      'a routing number with a bad check digit',
+      { routingNumber: '011000016' },
+      ACCOUNT_MSG.routingInvalid,
+    ],
+    ['an 8-digit routing number', { routingNumber: '01100001' }, ACCOUNT_MSG.routingInvalid],
+    ['a 4-digit account number', { accountNumber: '1234' }, ACCOUNT_MSG.accountInvalid],
+    ['a 21-digit account number', { accountNumber: '1'.repeat(21) }, ACCOUNT_MSG.accountInvalid],
+    ['letters in the account number', { accountNumber: '12345a' }, ACCOUNT_MSG.accountInvalid],
+    ['no bank name', { name: ' ' }, ACCOUNT_MSG.bankNameRequired],
+    ['a 51-character bank name', { name: 'b'.repeat(51) }, ACCOUNT_MSG.bankNameRequired],
   ])('refuses %s', async (_what, change, message) => {
     const h = await signUp(t.app, { hunter: true });
     const res = await put('/user/bank', h.auth, { ...good, ...change });
@@ -393,13 +398,13 @@ describe('PUT /user/identity', () => {
     const pub = await insertMediaRow(t.db.handle.db, h.userId);
     const foreign = await insertMediaRow(t.db.handle.db, other.userId, { visibility: 'private' });
     const cases: [object, string | null][] = [
-      [{ idSelfie: priv, ageConfirmed: true }, MSG.idFrontRequired],
-      [{ idFront: priv, idSelfie: '', ageConfirmed: true }, MSG.idSelfieRequired],
-      [{ idFront: priv, idSelfie: priv2 }, MSG.ageRequired],
-      [{ idFront: priv, idSelfie: priv2, ageConfirmed: false }, MSG.ageRequired],
+      [{ idSelfie: priv, ageConfirmed: true }, ACCOUNT_MSG.idFrontRequired],
+      [{ idFront: priv, idSelfie: '', ageConfirmed: true }, ACCOUNT_MSG.idSelfieRequired],
+      [{ idFront: priv, idSelfie: priv2 }, ACCOUNT_MSG.ageRequired],
+      [{ idFront: priv, idSelfie: priv2, ageConfirmed: false }, ACCOUNT_MSG.ageRequired],
       [{ idFront: pub, idSelfie: priv2, ageConfirmed: true }, null],
-      [{ idFront: foreign, idSelfie: priv2, ageConfirmed: true }, MSG.idFrontRequired],
-      [{ idFront: priv, idSelfie: priv, ageConfirmed: true }, MSG.idSelfieRequired],
+      [{ idFront: foreign, idSelfie: priv2, ageConfirmed: true }, ACCOUNT_MSG.idFrontRequired],
+      [{ idFront: priv, idSelfie: priv, ageConfirmed: true }, ACCOUNT_MSG.idSelfieRequired],
     ];
     for (const [body, message] of cases) {
       const res = await put('/user/identity', h.auth, body);

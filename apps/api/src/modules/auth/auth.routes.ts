@@ -1,5 +1,5 @@
-import { authAnswer, errorAnswer } from '@bountyhunt/shared/api';
-import { loginSchema } from '@bountyhunt/shared/schemas';
+import { authAnswer, loginSchema } from '@bountyhunt/shared/auth';
+import { errorAnswer } from '@bountyhunt/shared/users';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest } from '../../errors';

@@ -1,14 +1,14 @@
 /** Billing routes (SPEC.md §7): plan, membership start, card, membership summary and silver. */
 import { z } from 'zod';
-import { userAnswer, errorAnswer } from '@bountyhunt/shared/api';
+import { errorAnswer, userAnswer } from '@bountyhunt/shared/users';
 import {
-  PAYMENT_MSG,
+  cardSchema,
   membershipAnswer,
+  PAYMENT_MSG,
   silverAnswer,
   silverQuery,
 } from '@bountyhunt/shared/billing';
 import { ROLE } from '@bountyhunt/shared/roles';
-import { cardSchema } from '@bountyhunt/shared/schemas';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireRole } from '../../plugins/auth';
 

@@ -1,15 +1,16 @@
 /** Bounties, rounds, claims and votes (SPEC.md §7; CONTRACT.md "Bounties and rounds"). */
-import { errorAnswer } from '@bountyhunt/shared/api';
+import { errorAnswer } from '@bountyhunt/shared/users';
 import {
   bountyAnswer,
+  bountyCreateSchema,
   bountySearchSchema,
   claimAnswer,
   claimCreateSchema,
   feedAnswer,
-  NEXT_CURSOR_HEADER,
   roundCreateSchema,
+  voteSchema,
 } from '@bountyhunt/shared/bounties';
-import { bountyCreateSchema, voteSchema } from '@bountyhunt/shared/schemas';
+import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/api';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../errors';

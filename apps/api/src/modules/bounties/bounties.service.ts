@@ -3,19 +3,21 @@
  * rounds" and "Money and tokens" lives here. Money and vote changes are single transactions.
  */
 import {
-  BOUNTY_MSG,
-  FEED_CLAIMS_PER_ROUND,
-  SEARCH_PAGE,
   type Bounty,
+  BOUNTY_MSG,
+  type bountyCreateSchema,
   type BountySearchInput,
   type Claim,
   type ClaimCreateInput,
+  FEED_CLAIMS_PER_ROUND,
   feedAnswer,
+  type roundCreateSchema,
+  SEARCH_PAGE,
+  type voteSchema,
 } from '@bountyhunt/shared/bounties';
 import { hasRole, ROLE } from '@bountyhunt/shared/roles';
+import { PAYMENT_MSG } from '@bountyhunt/shared/billing';
 import { z } from 'zod';
-import type { bountyCreateSchema, voteSchema } from '@bountyhunt/shared/schemas';
-import type { roundCreateSchema } from '@bountyhunt/shared/bounties';
 import type { Actor, ServiceContext } from '../../context';
 import { badRequest, conflict, forbidden, notFound, paymentRequired } from '../../errors';
 import { bountyRowToSearchRow, type SearchCursor } from './bounties.repository';
@@ -24,7 +26,6 @@ import { groupRounds, presentBounty, presentClaim } from './bounties.present';
 import type { FeedCache, FeedPage } from './feed-cache';
 import { creditSilver, creditSilverMany, debitSilver } from '../billing/silver.service';
 import { isUniqueViolation } from '../../db/errors';
-import { PAYMENT_MSG } from '@bountyhunt/shared/billing';
 
 type BountyCreateInput = z.infer<typeof bountyCreateSchema>;
 type RoundCreateInput = z.infer<typeof roundCreateSchema>;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/bounties';
+import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/api';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
 import { activeMember, postBounty, postClaim, type Session } from '../../../test/factories';
 import { FeedCache, type FeedPage } from './feed-cache';

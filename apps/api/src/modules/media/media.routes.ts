@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
 import fastifyStatic from '@fastify/static';
-import { errorAnswer } from '@bountyhunt/shared/api';
-import { MEDIA_KEY, mediaStatusAnswer, uploadAnswer } from '@bountyhunt/shared/media';
+import { errorAnswer } from '@bountyhunt/shared/users';
+import { MEDIA_KEY } from '@bountyhunt/shared/media-keys';
+import { mediaStatusAnswer, uploadAnswer } from '@bountyhunt/shared/media';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -26,12 +26,8 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import {
-  MEDIA_MSG,
-  MEDIA_SUFFIX,
-  type MediaStatusAnswer,
-  type MediaVariant,
-} from '@bountyhunt/shared/media';
+import { MEDIA_MSG, type MediaStatusAnswer } from '@bountyhunt/shared/media';
+import { MEDIA_SUFFIX, type MediaVariant } from '@bountyhunt/shared/media-keys';
 import type { ServiceContext } from '../../context';
 import type { Config } from '../../env';
 import { AppError, unavailable } from '../../errors';

@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IMAGE_KEY, VIDEO_KEY } from '@bountyhunt/shared/media';
+import { IMAGE_KEY, VIDEO_KEY } from '@bountyhunt/shared/media-keys';
 import { queryRows } from '../../db/client';
 import { assertObjectName } from '../../storage/storage';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';

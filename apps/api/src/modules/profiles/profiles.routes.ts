@@ -4,13 +4,13 @@
  * the hunters directory. Paged lists answer an array and put the next page's cursor in
  * `x-next-cursor` (absent on the last page).
  */
-import { errorAnswer, hunterAnswer } from '@bountyhunt/shared/api';
+import { errorAnswer } from '@bountyhunt/shared/users';
 import {
-  NEXT_CURSOR_HEADER,
   bannerSchema,
   directoryQuery,
   feedItemAnswer,
   handleParams,
+  hunterAnswer,
   hunterCardAnswer,
   hunterIdParams,
   hunterProfileAnswer,
@@ -19,6 +19,7 @@ import {
   postCreateSchema,
   profileClaimAnswer,
 } from '@bountyhunt/shared/profiles';
+import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/api';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
-import { currentUserAnswer, errorAnswer, userAnswer } from '@bountyhunt/shared/api';
-import { registerSchema } from '@bountyhunt/shared/schemas';
+import { currentUserAnswer, errorAnswer, userAnswer } from '@bountyhunt/shared/users';
+import { registerSchema } from '@bountyhunt/shared/auth';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireActor } from '../../plugins/auth';
 
