@@ -2,8 +2,8 @@
  * Accounts, onboarding and settings (issue 5): the settings home by role, every settings
  * form's happy path and main error, the member handle step and the creator enrollment.
  */
-import { ACCOUNT_SUCCESS } from '@bountyhunt/shared/account';
-import { MSG } from '@bountyhunt/shared/messages';
+import { ACCOUNT_MSG, ACCOUNT_SUCCESS } from '@bountyhunt/shared/account';
+import { AUTH_MSG } from '@bountyhunt/shared/auth';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD, api, login, registerCreator, registerMember, uniqueEmail } from '../support/api';
@@ -158,7 +158,7 @@ describe('handle', () => {
     await b.axe(page);
     await b.shot(page, 'handle');
     await submit(page, 'Save Handle');
-    await expectSaved(page, MSG.handleSuccess);
+    await expectSaved(page, ACCOUNT_MSG.handleSuccess);
     expect(await page.getByTestId('row-handle').textContent()).toContain(`@${handle}`);
   });
 
@@ -169,13 +169,13 @@ describe('handle', () => {
     const input = page.getByTestId('handle-input');
     await input.fill(other.handle.toUpperCase());
     await submit(page, 'Save Handle');
-    await expectError(page, MSG.handleTaken);
+    await expectError(page, ACCOUNT_MSG.handleTaken);
     await b.shot(page, 'handle-taken');
     await input.press('x');
     await page.getByTestId('form-error').waitFor({ state: 'detached' });
     await input.fill('');
     await submit(page, 'Save Handle');
-    await expectError(page, MSG.handleRequired);
+    await expectError(page, ACCOUNT_MSG.handleRequired);
   });
 });
 
@@ -187,10 +187,10 @@ describe('email and password', () => {
     const input = page.getByTestId('email-input');
     await input.fill('not-an-email');
     await submit(page, 'Update Email');
-    await expectError(page, MSG.emailInvalidLong);
+    await expectError(page, AUTH_MSG.emailInvalidLong);
     await input.fill(taken.email);
     await submit(page, 'Update Email');
-    await expectError(page, MSG.emailChangeTaken);
+    await expectError(page, ACCOUNT_MSG.emailChangeTaken);
     await b.shot(page, 'email-taken');
     const next = uniqueEmail('changed');
     await input.fill(next);
@@ -206,13 +206,13 @@ describe('email and password', () => {
     await page.getByTestId('old-password').fill('Wrong!pass9');
     await page.getByTestId('new-password').fill('Fresh!pass42');
     await submit(page, 'Update Password');
-    await expectError(page, MSG.passwordWrong);
+    await expectError(page, ACCOUNT_MSG.passwordWrong);
     await b.axe(page);
     await b.shot(page, 'password-wrong');
     await page.getByTestId('old-password').fill(PASSWORD);
     await page.getByTestId('new-password').fill('weak');
     await submit(page, 'Update Password');
-    await expectError(page, MSG.passwordCriteria);
+    await expectError(page, AUTH_MSG.passwordCriteria);
     await page.getByTestId('new-password').fill('Fresh!pass42');
     await submit(page, 'Update Password');
     await expectSaved(page, ACCOUNT_SUCCESS.password);
@@ -232,12 +232,12 @@ describe('public profile', () => {
     await b.axe(page);
     await b.shot(page, 'bio');
     await submit(page, 'Update Biography');
-    await expectSaved(page, MSG.bioSuccess);
+    await expectSaved(page, ACCOUNT_MSG.bioSuccess);
     expect(await page.getByTestId('row-bio').textContent()).toContain('I photograph sunrises');
     await page.getByTestId('row-bio').click();
     await page.getByTestId('bio-input').fill('');
     await submit(page, 'Update Biography');
-    await expectSaved(page, MSG.bioSuccess);
+    await expectSaved(page, ACCOUNT_MSG.bioSuccess);
     expect(await page.getByTestId('row-bio').textContent()).toContain('Required');
     expect((await me(c.token)).hunter?.bio).toBeNull();
   });
@@ -270,7 +270,7 @@ describe('public profile', () => {
     await page.getByRole('heading', { name: 'Set Your Profile Picture' }).waitFor();
     await page.getByText('Upload Photo').waitFor();
     await submit(page, 'Submit Profile Picture');
-    await expectError(page, MSG.pictureRequired);
+    await expectError(page, ACCOUNT_MSG.pictureRequired);
     await b.axe(page);
     await b.shot(page, 'picture-required');
   });
@@ -288,7 +288,7 @@ describe('public profile', () => {
       .waitFor();
     await b.shot(page, 'picture-uploaded');
     await submit(page, 'Submit Profile Picture');
-    await expectSaved(page, MSG.pictureSuccess);
+    await expectSaved(page, ACCOUNT_MSG.pictureSuccess);
     const picture = (await me(c.token)).hunter?.picture as string;
     expect(picture).toMatch(/^i-/);
     await page.getByTestId('row-picture').getByRole('img').waitFor();
@@ -302,7 +302,7 @@ describe('tax information and banking', () => {
     const page = await open('/account/name', c.token);
     await page.getByTestId('last-name').fill('Lovelace');
     await submit(page, 'Save Legal Name');
-    await expectError(page, MSG.firstNameRequired);
+    await expectError(page, ACCOUNT_MSG.firstNameRequired);
     await page.getByTestId('first-name').fill('Ada');
     await page.getByTestId('form-error').waitFor({ state: 'detached' });
     await b.axe(page);
@@ -319,7 +319,7 @@ describe('tax information and banking', () => {
     await page.getByTestId('address-state').fill('IL');
     await page.getByTestId('address-zip').fill('62701');
     await submit(page, 'Save Address');
-    await expectError(page, MSG.streetRequired);
+    await expectError(page, ACCOUNT_MSG.streetRequired);
     await page.getByTestId('address-street').fill('742 Evergreen Terrace');
     await b.axe(page);
     await b.shot(page, 'address');
@@ -337,7 +337,7 @@ describe('tax information and banking', () => {
     await input.pressSequentially('12-34a5678');
     expect(await input.inputValue()).toBe('12345678');
     await submit(page, 'Save SSN');
-    await expectError(page, MSG.ssnIncomplete);
+    await expectError(page, ACCOUNT_MSG.ssnIncomplete);
     await b.axe(page);
     await b.shot(page, 'ssn-incomplete');
     await input.fill('123456789');
@@ -354,12 +354,12 @@ describe('tax information and banking', () => {
     await page.getByTestId('routing-number').fill('011000016');
     await page.getByTestId('account-number').fill('000123454321');
     await submit(page, 'Save Bank Account');
-    await expectError(page, MSG.routingInvalid);
+    await expectError(page, ACCOUNT_MSG.routingInvalid);
     await b.shot(page, 'bank-routing');
     await page.getByTestId('routing-number').fill('011000015');
     await page.getByTestId('account-number').fill('1234');
     await submit(page, 'Save Bank Account');
-    await expectError(page, MSG.accountInvalid);
+    await expectError(page, ACCOUNT_MSG.accountInvalid);
     await page.getByTestId('account-number').fill('000123454321');
     await b.axe(page);
     await submit(page, 'Save Bank Account');
@@ -378,7 +378,7 @@ describe('tax information and banking', () => {
     const page = await open('/account/identity', c.token);
     await page.getByRole('heading', { name: 'Identity Verification' }).waitFor();
     await submit(page, 'Submit for Review');
-    await expectError(page, MSG.idFrontRequired);
+    await expectError(page, ACCOUNT_MSG.idFrontRequired);
     await b.axe(page);
     await b.shot(page, 'identity-required');
   });
@@ -396,7 +396,7 @@ describe('tax information and banking', () => {
     await page.getByTestId('id-selfie-file-preview').waitFor();
     await page.waitForFunction(() => !document.querySelector('[role=progressbar]'));
     await submit(page, 'Submit for Review');
-    await expectError(page, MSG.ageRequired);
+    await expectError(page, ACCOUNT_MSG.ageRequired);
     await page.getByTestId('age-confirm').check();
     await b.shot(page, 'identity-filled');
     await submit(page, 'Submit for Review');
@@ -442,7 +442,7 @@ describe('onboarding', () => {
     const taken = await memberWithHandle();
     await page.getByTestId('handle-input').fill(taken.handle);
     await submit(page, 'Next');
-    await expectError(page, MSG.handleTaken);
+    await expectError(page, ACCOUNT_MSG.handleTaken);
     const handle = handleFor('Star');
     await page.getByTestId('handle-input').fill(handle);
     await submit(page, 'Next');

@@ -1,5 +1,6 @@
 /** Sign-in pages (issue 3): /login, /forgot, /reset/{id}, /register/{role}, /join, /message, /hunters, 404. */
-import { MSG, MSGF } from '@bountyhunt/shared/messages';
+import { AUTH_MSG } from '@bountyhunt/shared/auth';
+import { ACCOUNT_MSG } from '@bountyhunt/shared/account';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD, registerCreator, registerMember, uniqueEmail } from '../support/api';
 import { useBrowser } from '../support/browser';
@@ -36,7 +37,7 @@ describe('/login', () => {
     await page.getByLabel('Password').fill('Wrong!pass1');
     await page.getByRole('button', { name: 'Sign In' }).click();
     const alert = page.getByTestId('form-error');
-    expect(await alert.textContent()).toBe(MSG.loginInvalid);
+    expect(await alert.textContent()).toBe(AUTH_MSG.loginInvalid);
     await b.shot(page, 'login-error');
     await page.getByLabel('Password').press('x');
     await alert.waitFor({ state: 'detached' });
@@ -53,13 +54,13 @@ describe('/login', () => {
     await page.getByLabel('Email').fill('a@b.co');
     await page.getByLabel('Password').fill('whatever');
     await page.getByRole('button', { name: 'Sign In' }).click();
-    expect(await page.getByTestId('form-error').textContent()).toBe(MSGF.loginOther(503));
+    expect(await page.getByTestId('form-error').textContent()).toBe(AUTH_MSG.loginOther(503));
 
     await page.unrouteAll();
     await mockApi(page, 'POST', '/auth', 200, { token: 'mocked-token' });
     await mockApi(page, 'GET', '/user', 500);
     await page.getByRole('button', { name: 'Sign In' }).click();
-    await page.getByText(MSG.loginUserLoad).waitFor();
+    await page.getByText(AUTH_MSG.loginUserLoad).waitFor();
     expect(await page.evaluate(() => localStorage.getItem('ss'))).toBeNull();
   });
 
@@ -105,24 +106,24 @@ describe('/forgot', () => {
     const email = page.getByLabel('Email');
     await email.fill('not-an-address');
     await page.getByRole('button', { name: 'Send Reset Link' }).click();
-    await page.getByText(MSG.emailInvalidLong).waitFor();
+    await page.getByText(AUTH_MSG.emailInvalidLong).waitFor();
     await b.axe(page);
     await b.shot(page, 'forgot-invalid');
 
     await email.fill(uniqueEmail('nobody'));
     await page.getByRole('button', { name: 'Send Reset Link' }).click();
-    expect(await page.getByTestId('form-result').textContent()).toContain(MSG.resetNotFound);
+    expect(await page.getByTestId('form-result').textContent()).toContain(AUTH_MSG.resetNotFound);
     await b.axe(page);
 
     await mockApi(page, 'POST', /^\/email\/password\//, 204);
     await page.getByRole('button', { name: 'Send Reset Link' }).click();
-    expect(await page.getByTestId('form-result').textContent()).toBe(MSG.resetSent);
+    expect(await page.getByTestId('form-result').textContent()).toBe(AUTH_MSG.resetSent);
     await b.shot(page, 'forgot-sent');
 
     await page.unrouteAll();
     await mockApi(page, 'POST', /^\/email\/password\//, 500);
     await page.getByRole('button', { name: 'Send Reset Link' }).click();
-    expect(await page.getByTestId('form-result').textContent()).toBe(MSGF.resetOther(500));
+    expect(await page.getByTestId('form-result').textContent()).toBe(AUTH_MSG.resetOther(500));
     await page.getByRole('link', { name: 'Back to Sign In' }).click();
     await page.waitForURL('**/login');
   });
@@ -137,17 +138,17 @@ describe('/reset/{id}', () => {
     await b.shot(page, 'reset');
     await page.getByLabel('New Password').fill('weakpass');
     await page.getByRole('button', { name: 'Change Password' }).click();
-    expect(await page.getByTestId('form-error').textContent()).toBe(MSG.passwordCriteria);
+    expect(await page.getByTestId('form-error').textContent()).toBe(AUTH_MSG.passwordCriteria);
     await page.getByLabel('New Password').fill('Str0nger!');
     await page.getByTestId('form-error').waitFor({ state: 'detached' });
 
     await mockApi(page, 'PUT', '/user/reset', 400);
     await page.getByRole('button', { name: 'Change Password' }).click();
-    expect(await page.getByTestId('form-error').textContent()).toBe(MSG.resetCodeInvalid);
+    expect(await page.getByTestId('form-error').textContent()).toBe(AUTH_MSG.resetCodeInvalid);
     await page.unrouteAll();
     await mockApi(page, 'PUT', '/user/reset', 503);
     await page.getByRole('button', { name: 'Change Password' }).click();
-    expect(await page.getByTestId('form-error').textContent()).toBe(MSGF.passwordOther(503));
+    expect(await page.getByTestId('form-error').textContent()).toBe(ACCOUNT_MSG.passwordOther(503));
 
     await page.unrouteAll();
     let sent: unknown = null;
@@ -206,14 +207,14 @@ describe('/register/{role}', () => {
     await page.getByLabel('Email').fill('bad address');
     await page.getByLabel('Password').fill('short');
     await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByText(MSG.emailInvalid).waitFor();
-    await page.getByText(MSG.passwordInvalid).waitFor();
+    await page.getByText(AUTH_MSG.emailInvalid).waitFor();
+    await page.getByText(AUTH_MSG.passwordInvalid).waitFor();
     await b.axe(page);
     await b.shot(page, 'register-invalid');
     await page.getByLabel('Email').fill(existing.email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Next' }).click();
-    expect(await page.getByTestId('form-error').textContent()).toContain(MSG.emailExists);
+    expect(await page.getByTestId('form-error').textContent()).toContain(AUTH_MSG.emailExists);
     await b.axe(page);
   });
 
@@ -224,12 +225,12 @@ describe('/register/{role}', () => {
     await page.getByLabel('Email').fill(uniqueEmail());
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Next' }).click();
-    expect(await page.getByTestId('form-error').textContent()).toBe(MSGF.createAccount(500));
+    expect(await page.getByTestId('form-error').textContent()).toBe(AUTH_MSG.createAccount(500));
     await page.unrouteAll();
     await mockApi(page, 'POST', '/auth', 429);
     await page.getByLabel('Email').fill(uniqueEmail());
     await page.getByRole('button', { name: 'Next' }).click();
-    expect(await page.getByTestId('form-error').textContent()).toBe(MSGF.authenticate(429));
+    expect(await page.getByTestId('form-error').textContent()).toBe(AUTH_MSG.authenticate(429));
   });
 
   it('a new member signs in and goes on to /signup/plan', async () => {

@@ -16,7 +16,7 @@ describe('media upload and display', () => {
     const page = await b.page({ token: u.token });
     await page.goto(b.url('/upload'));
     await page.getByRole('heading', { name: 'Upload Media' }).waitFor();
-    await page.getByTestId('media-file-input').setInputFiles(jpegFile());
+    await page.getByTestId('media-file-input').setInputFiles(await jpegFile());
     // The chosen file is previewed before the server answers.
     await expect.poll(() => page.getByAltText('Selected image preview').count()).toBe(1);
 

@@ -1,5 +1,6 @@
 /** Hunter profiles and posts (issue 8): profile page, create post, edit profile, directory. */
-import { MSG, MSGF } from '@bountyhunt/shared/messages';
+import { ACCOUNT_MSG } from '@bountyhunt/shared/account';
+import { PROFILE_MSG } from '@bountyhunt/shared/profiles';
 import { describe, expect, it } from 'vitest';
 import { api } from '../support/api';
 import { useBrowser } from '../support/browser';
@@ -237,8 +238,8 @@ describe('create post', () => {
         !(document.querySelector('button[type="submit"]') as HTMLButtonElement | null)?.disabled,
     );
     await page.getByRole('button', { name: 'Post', exact: true }).click();
-    await page.getByText(MSGF.postError(500)).waitFor();
-    expect(MSGF.postError(500)).toBe('Error updating profile code 500');
+    await page.getByText(PROFILE_MSG.postError(500)).waitFor();
+    expect(PROFILE_MSG.postError(500)).toBe('Error updating profile code 500');
     await b.shot(page, 'create-post-error');
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.waitForURL((u) => u.pathname === '/profile');
@@ -293,13 +294,13 @@ describe('edit profile', () => {
     // Letters and digits only, stripped as typed.
     expect(await handle.inputValue()).toBe(taken.handle);
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByText(MSG.handleTaken).waitFor();
+    await page.getByText(ACCOUNT_MSG.handleTaken).waitFor();
     expect(new URL(page.url()).pathname).toBe('/profile/edit');
     await page.getByLabel('Biography').fill('Only the bio this time.');
     await handle.fill(h.handle!);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL((u) => u.pathname === '/profile');
-    await page.getByText(MSG.bioSuccess).waitFor();
+    await page.getByText(ACCOUNT_MSG.bioSuccess).waitFor();
   });
 });
 

@@ -1,61 +1,17 @@
-/** Media files for browser tests, made with Debian's ffmpeg (no binary fixtures in the repo). */
-import { execFileSync } from 'node:child_process';
+/** Media files for browser tests, from the one test media module (no binary fixtures in the repo). */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { makeVideo, photo, tmpFile } from '../../apps/api/test/media-fixtures';
 
-const FFMPEG = process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
-
-function out(name: string): string {
-  return path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bh-e2e-media-')), name);
-}
-
-/** A 1600×1200 JPEG photo-like test card. */
-export function jpegFile(): string {
-  const file = out('photo.jpg');
-  execFileSync(FFMPEG, [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=1600x1200',
-    '-frames:v',
-    '1',
-    '-q:v',
-    '3',
-    file,
-  ]);
+/** A 1600×1200 JPEG photo-like picture. */
+export async function jpegFile(): Promise<string> {
+  const file = tmpFile('photo.jpg');
+  fs.writeFileSync(file, await photo(1600, 1200, 'jpeg'));
   return file;
 }
 
 /** A 3-second 640×360 H.264 MP4 with sound (the preview must come out muted). */
 export function mp4File(): string {
-  const file = out('clip.mp4');
-  execFileSync(FFMPEG, [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=640x360:rate=25',
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=frequency=440',
-    '-t',
-    '3',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:a',
-    'aac',
-    file,
-  ]);
+  const file = tmpFile('clip.mp4');
+  makeVideo(file, { seconds: 3, size: '640x360' });
   return file;
 }

@@ -10,19 +10,18 @@
  *   alone (preview + poster frame) on the same file.
  * The app runs in-process on an in-memory PGlite with disk storage in a temporary DATA_DIR.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
-import { buildApp } from '../src/app';
+import { buildApp, createLogger } from '../src/app';
+import { createRoot } from '../src/composition';
 import { createDatabase, runMigrations } from '../src/db/client';
 import { loadConfig } from '../src/env';
 import { PgBossJobQueue } from '../src/jobs/pg-boss-queue';
-import { jobDefinitions } from '../src/jobs/registry';
 import { makeImageDerivatives, makePoster, VideoTools } from '../src/modules/media/media.processor';
-import { FFMPEG, FFPROBE, photo } from '../test/media-fixtures';
+import { FFMPEG, FFPROBE, makeVideo, photo } from '../test/media-fixtures';
 
 const { values: args } = parseArgs({
   options: {
@@ -49,30 +48,7 @@ async function main() {
   const jpegFile = path.join(dataDir, 'photo-12mp.jpg');
   fs.writeFileSync(jpegFile, jpeg);
   const video = path.join(dataDir, 'clip-1080p-10s.mp4');
-  execFileSync(FFMPEG, [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=1920x1080:rate=30',
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=frequency=440',
-    '-t',
-    '10',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:a',
-    'aac',
-    video,
-  ]);
+  makeVideo(video, { seconds: 10, size: '1920x1080', rate: 30, preset: 'veryfast' });
   log(
     `12 MP JPEG: ${(jpeg.length / 1e6).toFixed(2)} MB; 10 s 1080p MP4: ${(fs.statSync(video).size / 1e6).toFixed(2)} MB`,
   );
@@ -94,9 +70,11 @@ async function main() {
     statsIntervalSeconds: 0,
   });
   await jobs.start();
-  const app = await buildApp({ config, database, jobs, logStream: { write: () => true } as never });
+  const appLog = createLogger(config, { write: () => true });
+  const root = createRoot({ config, database, log: appLog, jobs });
+  const app = await buildApp(root, appLog);
   await app.listen({ port: 0, host: '127.0.0.1' });
-  await jobs.work(app.ctx, jobDefinitions);
+  await jobs.work(root.jobDefinitions);
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   const email = 'bench-media@example.com';
   const password = 'Bench-pass1!';
@@ -208,6 +186,7 @@ async function main() {
   log(`\njob counts: ${JSON.stringify(await jobs.counts())}`);
 
   await app.close();
+  await root.storage.close();
   await jobs.stop(5000);
   await database.close();
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,4 +1,7 @@
-/** Builds the API as a Fastify instance; server.ts listens, tests inject. */
+/**
+ * Builds the API as a Fastify instance around a composition root (composition.ts); server.ts
+ * listens, tests inject. The root is built first, with the logger this app will use.
+ */
 import crypto from 'node:crypto';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
@@ -14,13 +17,8 @@ import {
 } from 'fastify-type-provider-zod';
 import pino, { type DestinationStream } from 'pino';
 import { z } from 'zod';
-import type { ServiceContext } from './context';
-import type { DatabaseHandle } from './db/client';
+import type { Root } from './composition';
 import type { Config } from './env';
-import { RecordingJobQueue, type JobQueue } from './jobs/types';
-import { systemClock, type Clock } from './lib/clock';
-import { createMailer, type Mailer } from './mail/mailer';
-import { MemoryRateStore, RateLimiter } from './lib/rate-limiter';
 import authRoutes from './modules/auth/auth.routes';
 import usersRoutes from './modules/users/users.routes';
 import accountRoutes from './modules/account/account.routes';
@@ -31,29 +29,15 @@ import profilesRoutes from './modules/profiles/profiles.routes';
 import { registerCompression } from './plugins/compress';
 import { registerErrorHandler } from './plugins/error-handler';
 import { REDACT_PATHS, requestSerializers } from './plugins/logging';
-import { createServices, type Services } from './services';
-
-export interface AppDeps {
-  config: Config;
-  database: DatabaseHandle;
-  clock?: Clock;
-  rateLimiter?: RateLimiter;
-  /** Where logs go (tests capture them to check no secret leaks). Defaults to stdout. */
-  logStream?: DestinationStream;
-  mailer?: Mailer;
-  jobs?: JobQueue;
-}
 
 declare module 'fastify' {
   interface FastifyInstance {
-    deps: Required<Pick<AppDeps, 'config' | 'database' | 'clock'>>;
-    services: Services;
-    rateLimiter: RateLimiter;
-    ctx: ServiceContext;
+    /** Every service and adapter of this API, built once (composition.ts). */
+    root: Root;
   }
 }
 
-export function createLogger(config: Config, stream?: DestinationStream) {
+export function createLogger(config: Config, stream?: DestinationStream): FastifyBaseLogger {
   return pino(
     {
       level: config.LOG_LEVEL,
@@ -61,14 +45,14 @@ export function createLogger(config: Config, stream?: DestinationStream) {
       serializers: { ...requestSerializers, err: pino.stdSerializers.err },
     },
     stream,
-  );
+  ) as FastifyBaseLogger;
 }
 
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const clock = deps.clock ?? systemClock;
-  const logger = createLogger(deps.config, deps.logStream);
+/** `logger` must be the one the root was built with, so requests and services log alike. */
+export async function buildApp(root: Root, logger: FastifyBaseLogger): Promise<FastifyInstance> {
+  const { config, database } = root;
   const app = Fastify({
-    loggerInstance: logger as FastifyBaseLogger,
+    loggerInstance: logger,
     bodyLimit: 1024 * 1024,
     trustProxy: false,
     requestIdHeader: 'x-request-id',
@@ -80,22 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const ctx: ServiceContext = {
-    db: deps.database.db,
-    dbKind: deps.database.kind,
-    clock,
-    config: deps.config,
-    log: app.log,
-    mailer: deps.mailer ?? createMailer(deps.config, app.log),
-    jobs: deps.jobs ?? new RecordingJobQueue(),
-  };
-  app.decorate('deps', { config: deps.config, database: deps.database, clock });
-  app.decorate('ctx', ctx);
-  app.decorate('services', createServices(ctx));
-  app.decorate(
-    'rateLimiter',
-    deps.rateLimiter ?? new RateLimiter(new MemoryRateStore(clock), deps.config.rateLimitAllow),
-  );
+  app.decorate('root', root);
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -109,7 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     crossOriginResourcePolicy: { policy: 'cross-origin' },
   });
   await app.register(cors, {
-    origin: deps.config.corsOrigins.length > 0 ? deps.config.corsOrigins : true,
+    origin: config.corsOrigins.length > 0 ? config.corsOrigins : true,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
     exposedHeaders: ['retry-after', 'x-request-id', 'x-next-cursor'],
     maxAge: 600,
@@ -137,7 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     async (_request, reply) => {
       try {
-        await deps.database.db.execute(sql`select 1`);
+        await database.db.execute(sql`select 1`);
         return { status: 'ok' as const };
       } catch {
         return reply.code(503).send({ status: 'unavailable' });

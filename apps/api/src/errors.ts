@@ -1,5 +1,5 @@
 /** The few typed errors services throw; plugins/error-handler maps them to {message, code}. */
-import { MSG } from '@bountyhunt/shared/messages';
+import { API_MSG } from '@bountyhunt/shared/api';
 
 export class AppError extends Error {
   constructor(
@@ -15,11 +15,11 @@ export class AppError extends Error {
 
 export const badRequest = (message: string, code = 'BAD_REQUEST') =>
   new AppError(400, code, message);
-export const unauthorized = (message: string = MSG.unauthorized) =>
+export const unauthorized = (message: string = API_MSG.unauthorized) =>
   new AppError(401, 'UNAUTHORIZED', message);
-export const forbidden = (message: string = MSG.forbidden, code = 'FORBIDDEN') =>
+export const forbidden = (message: string = API_MSG.forbidden, code = 'FORBIDDEN') =>
   new AppError(403, code, message);
-export const notFound = (message: string = MSG.notFound, code = 'NOT_FOUND') =>
+export const notFound = (message: string = API_MSG.notFound, code = 'NOT_FOUND') =>
   new AppError(404, code, message);
 export const notAcceptable = (message: string, code = 'NOT_ACCEPTABLE') =>
   new AppError(406, code, message);
@@ -32,6 +32,6 @@ export const unsupportedMedia = (message: string) =>
 export const unavailable = (message: string, code = 'UNAVAILABLE') =>
   new AppError(503, code, message);
 export const tooManyRequests = (retryAfterSeconds: number) =>
-  new AppError(429, 'TOO_MANY_REQUESTS', MSG.tooManyRequests, {
+  new AppError(429, 'TOO_MANY_REQUESTS', API_MSG.tooManyRequests, {
     'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),
   });

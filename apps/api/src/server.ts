@@ -1,29 +1,18 @@
 /** The whole product in one process: API on API_PORT, web app on WEB_PORT. */
 import fs from 'node:fs';
 import { buildApp, createLogger } from './app';
+import { createRateLimiter, createRoot } from './composition';
 import { createDatabase, runMigrations } from './db/client';
-import { ConfigError, loadConfig, type Config } from './env';
+import { loadConfigOrExit } from './env';
 import { PgBossJobQueue } from './jobs/pg-boss-queue';
-import { jobDefinitions } from './jobs/registry';
-import { systemClock } from './lib/clock';
 import { tuneHeap } from './lib/heap-tuning';
-import { MemoryRateStore, RateLimiter, RedisRateStore, type RateStore } from './lib/rate-limiter';
 import { isBrandNew, shouldSeedAtStart } from './seed/seed-at-start';
 import { buildWebServer } from './web-server';
 
 // Before anything allocates much: keeps peak memory under load near the live data.
 tuneHeap();
 
-let config: Config;
-try {
-  config = loadConfig();
-} catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(err.message);
-    process.exit(1);
-  }
-  throw err;
-}
+const config = loadConfigOrExit();
 
 const log = createLogger(config);
 fs.mkdirSync(config.dataDir, { recursive: true });
@@ -33,15 +22,7 @@ const brandNew = await isBrandNew(database);
 await runMigrations(database);
 log.info({ database: database.kind }, 'database ready');
 
-let store: RateStore = new MemoryRateStore(systemClock);
-if (config.REDIS_URL) {
-  // ioredis is loaded only by processes configured for Redis.
-  const { Redis } = await import('ioredis');
-  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false });
-  redis.on('error', (err) => log.warn({ err: { message: err.message } }, 'redis error'));
-  store = new RedisRateStore(redis);
-}
-const rateLimiter = new RateLimiter(store, config.rateLimitAllow);
+const rateLimiter = await createRateLimiter(config, log);
 
 // Durable jobs in the same database (pg-boss): schema installed before anything can send.
 const jobs = new PgBossJobQueue(database, log);
@@ -51,12 +32,13 @@ if (shouldSeedAtStart(config, database.kind, brandNew)) {
   const { seedDemo } = await import('./seed/seed');
   await seedDemo({ config, database, log, jobs });
 }
-const app = await buildApp({ config, database, rateLimiter, jobs });
+const root = createRoot({ config, database, log, jobs, rateLimiter });
+const app = await buildApp(root, log);
 const web = process.env.API_ONLY === '1' ? undefined : await buildWebServer(config, app.log);
 
 await app.listen({ port: config.API_PORT, host: config.HOST });
 // Workers and cron schedules of every feature (jobs/registry.ts).
-await jobs.work(app.ctx, jobDefinitions);
+await jobs.work(root.jobDefinitions);
 if (web) await web.listen({ port: config.WEB_PORT, host: config.HOST });
 log.info(
   {
@@ -80,7 +62,8 @@ async function shutdown(signal: string) {
     await Promise.all([app.close(), web?.close()]);
     // Running jobs get 10 s; one still running stays in the table and is retried later.
     await jobs.stop(10_000);
-    await store.close();
+    await rateLimiter.close();
+    await root.storage.close();
     await database.close();
     log.info('stopped');
     process.exit(0);

@@ -8,10 +8,12 @@ import { Writable } from 'node:stream';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app';
+import { buildApp, createLogger } from '../src/app';
+import { createRoot, type Root, type RootParts } from '../src/composition';
 import { createDatabase, type DatabaseHandle } from '../src/db/client';
 import { loadConfig, type Config } from '../src/env';
-import { TestClock } from '../src/lib/clock';
+import { MemoryJobQueue } from '../src/jobs/memory-queue';
+import { ManualClock } from '../src/lib/clock';
 import { withDatabase } from './global-setup';
 
 export interface TestDatabase {
@@ -62,8 +64,16 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 
 export interface TestApp {
   app: FastifyInstance;
+  /** The app's composition root: services, adapters, job definitions. */
+  root: Root;
   db: TestDatabase;
-  clock: TestClock;
+  clock: ManualClock;
+  /** Jobs the app queued; run them with `runJobs`. */
+  jobs: MemoryJobQueue;
+  /** Runs queued jobs (all, or those `pick` accepts) with the root's definitions. */
+  runJobs(pick?: (job: { name: string }) => boolean): Promise<number>;
+  /** Runs one job definition by name now, as the queue would. */
+  runJob(name: string, payload?: object): Promise<void>;
   config: Config;
   /** Every log line written so far, raw JSON. */
   logs: string[];
@@ -71,10 +81,15 @@ export interface TestApp {
 }
 
 export async function createTestApp(
-  opts: { env?: Record<string, string>; clock?: TestClock } = {},
+  opts: {
+    env?: Record<string, string>;
+    clock?: ManualClock;
+    /** Other parts for the root (a bucket, a gateway double, a Redis-backed rate limiter…). */
+    parts?: Partial<Pick<RootParts, 'storage' | 'gateway' | 'rateLimiter' | 'mailer' | 'cipher'>>;
+  } = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
-  const clock = opts.clock ?? new TestClock(new Date());
+  const clock = opts.clock ?? new ManualClock(new Date());
   const config = testConfig(opts.env);
   const logs: string[] = [];
   const logStream = new Writable({
@@ -83,16 +98,28 @@ export async function createTestApp(
       cb();
     },
   });
-  const app = await buildApp({ config, database: db.handle, clock, logStream });
+  const log = createLogger(config, logStream);
+  const jobs = new MemoryJobQueue();
+  const root = createRoot({ config, database: db.handle, log, clock, jobs, ...opts.parts });
+  const app = await buildApp(root, log);
   await app.ready();
   return {
     app,
+    root,
     db,
     clock,
+    jobs,
+    runJobs: (pick) => jobs.runPending(root.jobDefinitions, pick),
+    async runJob(name, payload = {}) {
+      const def = root.jobDefinitions.find((d) => d.name === name);
+      if (!def) throw new Error(`no job ${name}`);
+      await def.handler(payload, { attempt: 1, lastAttempt: true });
+    },
     config,
     logs,
     async close() {
       await app.close();
+      await root.storage.close();
       await db.drop();
       fs.rmSync(config.dataDir, { recursive: true, force: true });
     },

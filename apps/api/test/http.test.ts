@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MSG } from '@bountyhunt/shared/messages';
+import { AUTH_MSG } from '@bountyhunt/shared/auth';
 import { loadConfig } from '../src/env';
 import { redactUrl } from '../src/plugins/logging';
 import { createTestApp, PASSWORD, signUp, uniqueEmail, type TestApp } from './helper';
@@ -177,6 +177,6 @@ describe('configuration', () => {
   });
 
   it('message check: login message is SPEC.md wording', () => {
-    expect(MSG.loginInvalid).toBe('Invalid login credentials. Please try again.');
+    expect(AUTH_MSG.loginInvalid).toBe('Invalid login credentials. Please try again.');
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Real media files made on the fly (sharp and ffmpeg), so the tests and the benchmark need no
- * binary fixtures in the repository.
+ * Real media files made on the fly (sharp and ffmpeg), so the API tests, the browser tests and
+ * the benchmarks need no binary fixtures in the repository. The one place test media is made.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -61,9 +61,24 @@ export async function photo(
   }
 }
 
+/**
+ * A test-card video with a 440 Hz tone (the preview must come out muted) and location and title
+ * metadata (which must not survive), written to `file` and returned.
+ */
 export function makeVideo(
   file: string,
-  opts: { seconds?: number; size?: string; format?: 'mp4' | 'webm' | 'mov'; rate?: number } = {},
+  opts: {
+    seconds?: number;
+    size?: string;
+    format?: 'mp4' | 'webm' | 'mov';
+    rate?: number;
+    /** Without the sound track. */
+    silent?: boolean;
+    /** The index (moov) first, as streaming sites write it. */
+    faststart?: boolean;
+    /** x264 preset (default ultrafast; the media benchmark wants a realistic file). */
+    preset?: string;
+  } = {},
 ): Buffer {
   const seconds = opts.seconds ?? 2;
   const size = opts.size ?? '320x240';
@@ -82,7 +97,16 @@ export function makeVideo(
           '-c:a',
           'libvorbis',
         ]
-      : ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac'];
+      : [
+          '-c:v',
+          'libx264',
+          '-preset',
+          opts.preset ?? 'ultrafast',
+          '-pix_fmt',
+          'yuv420p',
+          '-c:a',
+          'aac',
+        ];
   const res = spawnSync(
     FFMPEG,
     [
@@ -94,13 +118,11 @@ export function makeVideo(
       'lavfi',
       '-i',
       `testsrc2=size=${size}:rate=${opts.rate ?? 25}`,
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=440',
+      ...(opts.silent ? [] : ['-f', 'lavfi', '-i', 'sine=frequency=440']),
       '-t',
       String(seconds),
       ...codec,
+      ...(opts.faststart ? ['-movflags', '+faststart'] : []),
       '-metadata',
       'location=+48.8566+002.3522/',
       '-metadata',

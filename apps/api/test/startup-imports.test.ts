@@ -24,17 +24,17 @@ const hooks = 'let port; export function initialize(data) { port = data.port; }'
   ' export async function resolve(s, c, next) { const r = await next(s, c); port.postMessage(r.url); return r; }';
 register('data:text/javascript,' + encodeURIComponent(hooks), { data: { port: port2 }, transferList: [port2] });
 await import('./src/app.ts');
-await import('./src/jobs/registry.ts');
+await import('./src/composition.ts');
 await import('./src/jobs/pg-boss-queue.ts');
 await import('./src/seed/seed-at-start.ts');
 await import('./src/web-server.ts');
 const { loadConfig } = await import('./src/env.ts');
 const config = loadConfig({ DATABASE_URL: 'memory://', DATA_DIR: process.env.TMP_DATA, LOG_LEVEL: 'silent' });
-const { mediaRuntime } = await import('./src/modules/media/media.service.ts');
-const { createMailer } = await import('./src/mail/mailer.ts');
+const { createRoot } = await import('./src/composition.ts');
+const { MemoryJobQueue } = await import('./src/jobs/memory-queue.ts');
 const log = { info() {}, warn() {}, error() {} };
-mediaRuntime({ config, log });
-createMailer(config, log);
+// Every service and adapter, as server.ts builds them (the database is not touched to build).
+createRoot({ config, database: { db: {}, kind: 'pglite' }, log, jobs: new MemoryJobQueue() });
 await new Promise((r) => setTimeout(r, 200));
 const loaded = (pkg) => [...seen].some((url) => url.includes('/node_modules/' + pkg + '/'));
 const pkgs = ['pg', 'fastify', 'sharp', '@aws-sdk/client-s3', 'nodemailer', 'ioredis', 'file-type'];

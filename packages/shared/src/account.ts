@@ -1,38 +1,70 @@
-/** Account feature: request bodies beyond schemas.ts, and the masking of SPEC.md §2 "Settings page". */
+/**
+ * The account settings (SPEC.md §2 "Settings page", §5, §8; CONTRACT.md /user/*, /hunter/*):
+ * handle, stage name, bio, picture, legal name, tax address, SSN, bank, identity, e-mail and
+ * password change. Request schemas, limits and texts.
+ */
 import { z } from 'zod';
-import { identitySchema } from './schemas';
-import { MSG } from './messages';
+import { AUTH_LIMITS, newPasswordSchema } from './auth';
 
-/** PUT /user/identity: the two private uploads and the age confirmation (SPEC.md §5 Identity). */
-export const identitySubmitSchema = identitySchema.extend({
-  ageConfirmed: z.literal(true, { error: MSG.ageRequired }),
-});
-export type IdentitySubmitInput = z.infer<typeof identitySubmitSchema>;
+/** SPEC.md §9 limits. */
+export const ACCOUNT_LIMITS = {
+  handle: 15,
+  handleHintMin: 3,
+  stagename: 30,
+  stagenameHintMin: 5,
+  bio: 200,
+  bankName: 50,
+  routingNumber: 9,
+  accountNumberMin: 5,
+  accountNumberMax: 20,
+  ssn: 9,
+  firstName: 30,
+  lastName: 30,
+  street: 50,
+  city: 50,
+  state: 20,
+  zip: 20,
+} as const;
 
-/** PUT /hunter/picture (CONTRACT.md: {picture: key} where key came from an upload). */
-export const pictureSchema = z.object({
-  picture: z.string({ error: MSG.pictureRequired }).trim().min(1, MSG.pictureRequired).max(200),
-});
-
-/** SSN shown on the settings page: xxx-xx- plus the last four digits. */
-export function maskSsn(lastFour: string | null | undefined): string | null {
-  return lastFour ? `xxx-xx-${lastFour}` : null;
-}
-
-/** Bank account or card: 'Ending in' plus the last four digits. */
-export function endingIn(lastFour: string | null | undefined): string | null {
-  return lastFour ? `Ending in ${lastFour}` : null;
-}
-
-/** Letters and digits only, at most 15 (SPEC.md §5 Handle: others stripped as typed). */
-export function stripHandle(typed: string, max = 15): string {
-  return typed.replace(/[^A-Za-z0-9]/g, '').slice(0, max);
-}
-
-/** Where the reset e-mail's link points: {PUBLIC_WEB_URL}/reset/{code}. */
-export function resetLink(publicWebUrl: string, code: string): string {
-  return `${publicWebUrl.replace(/\/+$/, '')}/reset/${encodeURIComponent(code)}`;
-}
+/** SPEC.md §5 and §8 texts. Wording is a requirement: change it only with SPEC.md. */
+export const ACCOUNT_MSG = {
+  currentPasswordRequired: 'Please enter your current password.',
+  handleRequired: 'Please enter a user handle before proceeding.',
+  handleTaken: 'The chosen handle is already in use. Please select a different handle.',
+  pictureRequired: 'Please upload a profile picture to proceed.',
+  routingInvalid: 'Invalid routing number. This field is required for processing transactions.',
+  accountInvalid:
+    'Invalid bank account number. This field is necessary to complete your direct deposit setup.',
+  bankNameRequired: 'Bank name is required.',
+  idFrontRequired:
+    'ID photo is required. Please upload a clear picture of your government-issued ID.',
+  idSelfieRequired:
+    'Selfie with ID is required. Please upload a selfie showing you holding your ID next to your face.',
+  ageRequired: 'You must confirm that you are at least 18 years old.',
+  ssnIncomplete:
+    'The Social Security Number entered is incomplete. Please ensure you have entered all 9 digits.',
+  firstNameRequired: 'First name is required.',
+  lastNameRequired: 'Last name is required.',
+  streetRequired: 'Address is required. Please enter your street address.',
+  cityRequired: 'City is required. Please enter your city.',
+  stateRequired: 'State is required. Please enter your state.',
+  zipRequired: 'Zip code is required. Please enter your zip code.',
+  passwordWrong: 'The current password you entered does not match our records. Please try again.',
+  emailChangeInvalid: 'The provided email address is invalid. Please enter a valid email.',
+  emailChangeTaken:
+    'This email address is already associated with an account. Please use a different email or log in to your existing account.',
+  handleSuccess: 'Hooray! Your profile handle has been successfully updated.',
+  pictureSuccess: 'Woot! Your profile picture has been successfully updated.',
+  bioSuccess: 'Congrats! Your profile biography has been successfully updated.',
+  passwordOther: (status: number) =>
+    `There was a problem updating your password (Error: ${status}). Please try again, or contact support if the issue persists.`,
+  handleOther: (status: number) =>
+    `We encountered a problem while setting your handle (Error: ${status}). Please try again, or contact support if the issue persists.`,
+  settingOther: (what: string, status: number) =>
+    `We encountered a problem while setting your ${what} (Error: ${status}). Please try again, or contact support if the issue persists.`,
+  emailOther: (status: number) =>
+    `Unexpected error occurred (Error: ${status}). Please try again, or contact support if the issue persists.`,
+} as const;
 
 /**
  * Success snackbars of the settings forms. The handle, picture and biography texts are
@@ -57,3 +89,115 @@ export const IDENTITY_UPLOAD_ERRORS = {
   idFront: 'Error uploading identification front',
   idSelfie: 'Error uploading identification selfie',
 } as const;
+
+/** PUT /user/password */
+export const passwordChangeSchema = z.object({
+  oldPassword: z
+    .string({ error: ACCOUNT_MSG.currentPasswordRequired })
+    .min(1, ACCOUNT_MSG.currentPasswordRequired)
+    .max(AUTH_LIMITS.passwordMax),
+  newPassword: newPasswordSchema,
+});
+export type PasswordChangeInput = z.infer<typeof passwordChangeSchema>;
+
+/** Handle: letters and digits only, at most 15; SPEC.md enforces no minimum. */
+export const HANDLE_STRIP_RE = /[^A-Za-z0-9]/g;
+export const handleSchema = z.object({
+  handle: z
+    .string({ error: ACCOUNT_MSG.handleRequired })
+    .min(1, ACCOUNT_MSG.handleRequired)
+    .max(ACCOUNT_LIMITS.handle, ACCOUNT_MSG.handleRequired)
+    .regex(/^[A-Za-z0-9]+$/, ACCOUNT_MSG.handleRequired),
+});
+export type HandleInput = z.infer<typeof handleSchema>;
+
+/** Letters and digits only, at most 15 (SPEC.md §5 Handle: others stripped as typed). */
+export function stripHandle(typed: string, max = 15): string {
+  return typed.replace(/[^A-Za-z0-9]/g, '').slice(0, max);
+}
+
+/** Stage name and bio: empty is sent as the text "null" and stored as no value. */
+const nullableText = (max: number) =>
+  z
+    .string()
+    .max(Math.max(max, 4))
+    .transform((v) => (v.trim() === '' || v === 'null' ? null : v.trim()))
+    .pipe(z.string().max(max).nullable());
+
+export const stagenameSchema = z.object({ stagename: nullableText(ACCOUNT_LIMITS.stagename) });
+export type StagenameInput = z.infer<typeof stagenameSchema>;
+export const bioSchema = z.object({ bio: nullableText(ACCOUNT_LIMITS.bio) });
+export type BioInput = z.infer<typeof bioSchema>;
+
+/** PUT /hunter/picture (CONTRACT.md: {picture: key} where key came from an upload). */
+export const pictureSchema = z.object({
+  picture: z
+    .string({ error: ACCOUNT_MSG.pictureRequired })
+    .trim()
+    .min(1, ACCOUNT_MSG.pictureRequired)
+    .max(200),
+});
+export type PictureInput = z.infer<typeof pictureSchema>;
+
+export const nameSchema = z.object({
+  firstName: z.string().trim().min(1, ACCOUNT_MSG.firstNameRequired).max(ACCOUNT_LIMITS.firstName),
+  lastName: z.string().trim().min(1, ACCOUNT_MSG.lastNameRequired).max(ACCOUNT_LIMITS.lastName),
+});
+export type NameInput = z.infer<typeof nameSchema>;
+
+export const addressSchema = z.object({
+  street: z.string().trim().min(1, ACCOUNT_MSG.streetRequired).max(ACCOUNT_LIMITS.street),
+  city: z.string().trim().min(1, ACCOUNT_MSG.cityRequired).max(ACCOUNT_LIMITS.city),
+  state: z.string().trim().min(1, ACCOUNT_MSG.stateRequired).max(ACCOUNT_LIMITS.state),
+  zip: z.string().trim().min(1, ACCOUNT_MSG.zipRequired).max(ACCOUNT_LIMITS.zip),
+});
+export type AddressInput = z.infer<typeof addressSchema>;
+
+export const ssnSchema = z.object({
+  ssn: z.string().regex(/^\d{9}$/, ACCOUNT_MSG.ssnIncomplete),
+});
+export type SsnInput = z.infer<typeof ssnSchema>;
+
+/** ABA routing number check digit: 3·(d1+d4+d7) + 7·(d2+d5+d8) + (d3+d6+d9) ≡ 0 (mod 10). */
+export function isValidRoutingNumber(value: string): boolean {
+  if (!/^\d{9}$/.test(value)) return false;
+  const d = value.split('').map(Number) as number[];
+  const sum = 3 * (d[0]! + d[3]! + d[6]!) + 7 * (d[1]! + d[4]! + d[7]!) + (d[2]! + d[5]! + d[8]!);
+  return sum % 10 === 0;
+}
+
+export const bankSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, ACCOUNT_MSG.bankNameRequired)
+    .max(ACCOUNT_LIMITS.bankName, ACCOUNT_MSG.bankNameRequired),
+  accountType: z.enum(['checking', 'savings']).default('checking'),
+  routingNumber: z.string().refine(isValidRoutingNumber, ACCOUNT_MSG.routingInvalid),
+  accountNumber: z
+    .string()
+    .regex(
+      new RegExp(`^\\d{${ACCOUNT_LIMITS.accountNumberMin},${ACCOUNT_LIMITS.accountNumberMax}}$`),
+      ACCOUNT_MSG.accountInvalid,
+    ),
+});
+export type BankInput = z.infer<typeof bankSchema>;
+
+/** The identity form's two private uploads. */
+export const identitySchema = z.object({
+  idFront: z
+    .string({ error: ACCOUNT_MSG.idFrontRequired })
+    .min(1, ACCOUNT_MSG.idFrontRequired)
+    .max(200),
+  idSelfie: z
+    .string({ error: ACCOUNT_MSG.idSelfieRequired })
+    .min(1, ACCOUNT_MSG.idSelfieRequired)
+    .max(200),
+});
+export type IdentityInput = z.infer<typeof identitySchema>;
+
+/** PUT /user/identity: the two private uploads and the age confirmation (SPEC.md §5 Identity). */
+export const identitySubmitSchema = identitySchema.extend({
+  ageConfirmed: z.literal(true, { error: ACCOUNT_MSG.ageRequired }),
+});
+export type IdentitySubmitInput = z.infer<typeof identitySubmitSchema>;

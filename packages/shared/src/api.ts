@@ -1,53 +1,45 @@
-/** Answer shapes of CONTRACT.md "Shapes of answers": used by the API's response schemas and the web client's types. */
-import { z } from 'zod';
-import { IDENTITY_STATUS } from './roles';
+/**
+ * Conventions every endpoint shares (CONTRACT.md "Shapes of answers", paging), the texts of a
+ * request that fails for no feature-specific reason (SPEC.md §8), and app-wide settings.
+ *
+ * No zod here: the web app's first screens and the inline early script (8 KB cap) load this
+ * module. The error answer's zod schema is `errorAnswer` in users.ts.
+ */
 
-export const errorAnswer = z.object({ message: z.string(), code: z.string() });
-export type ErrorAnswer = z.infer<typeof errorAnswer>;
+/** The body of every 4xx/5xx answer. */
+export interface ErrorAnswer {
+  message: string;
+  code: string;
+}
 
-export const userAnswer = z.object({
-  userId: z.number().int(),
-  email: z.string(),
-  role: z.number().int(),
-  active: z.string().nullable(),
-  handle: z.string().nullable(),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  taxAddress: z
-    .object({ street: z.string(), city: z.string(), state: z.string(), zip: z.string() })
-    .nullable(),
-  ssnLastFour: z.string().nullable(),
-  bankAccountLastFour: z.string().nullable(),
-  bankInfo: z
-    .object({
-      name: z.string().nullable(),
-      accountType: z.string().nullable(),
-      routingNumber: z.string().nullable(),
-    })
-    .nullable(),
-  creditCardLastFour: z.string().nullable(),
-  silver: z.number().int(),
-  votes: z.number().int(),
-  membership: z.number().int().nullable(),
-  identityStatus: z.enum(IDENTITY_STATUS),
-});
-export type User = z.infer<typeof userAnswer>;
+/** Header carrying the next page's cursor of a paged list. */
+export const NEXT_CURSOR_HEADER = 'x-next-cursor';
 
-export const hunterAnswer = z.object({
-  hunterId: z.number().int(),
-  userId: z.number().int(),
-  handle: z.string().nullable(),
-  stagename: z.string().nullable(),
-  bio: z.string().nullable(),
-  banner: z.string().nullable(),
-  picture: z.string().nullable(),
-});
-export type Hunter = z.infer<typeof hunterAnswer>;
+/** SPEC.md §8 texts of failed requests in general, and of the first screens' loads. */
+export const API_MSG = {
+  systemError: 'A system error occurred...',
+  unknownError: 'UNKNOWN_ERROR',
+  tooManyRequests: 'Too many requests. Please wait a moment and try again.',
+  unauthorized: 'Please sign in to continue.',
+  forbidden: 'Your account cannot do this.',
+  notFound: 'Not found.',
+  formOther: (status: number) =>
+    `An unexpected error occurred (Error: ${status}). Please try again, or contact support if the issue persists.`,
+  thrown: (detail: string) => `A system error occurred... ${detail}`,
+  feedError: (status: number) => `Error loading bounties: ${status}`,
+  claimLoadError: (status: number) => `Error loading claim: ${status}`,
+  bountyLoadError: (status: number) => `Error loading bounty: ${status}`,
+} as const;
 
-export const currentUserAnswer = z.object({ user: userAnswer, hunter: hunterAnswer.nullable() });
-export type CurrentUser = z.infer<typeof currentUserAnswer>;
-
-export const authAnswer = z.object({ token: z.string(), user: userAnswer });
-export type AuthAnswer = z.infer<typeof authAnswer>;
-
-export const userInData = z.object({ user: userAnswer });
+/** Settings of the web app (and the support address the API's e-mails give). */
+export const UI = {
+  mobileBreakpoint: 768,
+  snackbarMs: 6000,
+  confettiMs: 5000,
+  tokenStorageKey: 'ss',
+  searchCachePrefix: 'e-',
+  searchCacheMs: 300_000,
+  defaultImageSize: 500,
+  supportEmail: 'support@bountyhunt.app',
+  marketingSite: 'https://bountyhunt.app',
+} as const;

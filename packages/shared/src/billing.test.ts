@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { cardBrandOf, formatCardNumberInput, formatExpiryInput, parseExpiry } from './billing';
-import { cardSchema, isLuhnValid } from './schemas';
+import {
+  cardBrandOf,
+  cardSchema,
+  formatCardNumberInput,
+  formatExpiryInput,
+  isLuhnValid,
+  parseExpiry,
+} from './billing';
 
 describe('card form input (SPEC.md §5)', () => {
   it('keeps digits and groups them with spaces', () => {

@@ -1,10 +1,47 @@
 /**
- * Memberships, cards and silver (CONTRACT.md "Money and tokens"): answer shapes of the
- * billing endpoints, the gateway's card messages and the card-form input helpers of
- * SPEC.md §5 (number with spaces, expiry that inserts '/' and prefixes 0).
+ * Memberships, cards and silver (SPEC.md §3 credit card form, §5, §9; CONTRACT.md "Money and
+ * tokens"): the plans, the card request schema, answer shapes of the billing endpoints, the
+ * gateway's card messages and the card-form input helpers of SPEC.md §5 (number with spaces,
+ * expiry that inserts '/' and prefixes 0).
  */
 import { z } from 'zod';
-import { LIMITS } from './limits';
+import { ACCOUNT_LIMITS } from './account';
+
+/** SPEC.md §9 limits. */
+export const BILLING_LIMITS = {
+  expiry: 5,
+  cvv: 4,
+} as const;
+
+/** SPEC.md §9 / CONTRACT.md "Money and tokens". Prices in cents. */
+export const PLANS = [
+  { index: 0, name: 'Standard', priceCents: 699, resolution: '720p (HD)', silver: 50, gold: 200 },
+  {
+    index: 1,
+    name: 'Premium',
+    priceCents: 1549,
+    resolution: '1080p (Full HD)',
+    silver: 100,
+    gold: 600,
+  },
+  {
+    index: 2,
+    name: 'Deluxe',
+    priceCents: 2299,
+    resolution: '4K (Ultra HD) + HDR',
+    silver: 200,
+    gold: 1000,
+  },
+] as const;
+
+export const DEFAULT_PLAN_INDEX = 2;
+/** Both stated in SPEC.md §9; they disagree and both are shown where SPEC.md shows them. */
+export const CARD_ENTRY_FEE_TEXT = '$4.99';
+export const JOIN_STARTS_AT_TEXT = 'Starts at $6.99';
+
+export function formatCents(cents: number): string {
+  return `$${(cents / 100).toFixed(2)}`;
+}
 
 /** Card problems a processor reports (402, or 400 for a malformed form). */
 export const PAYMENT_MSG = {
@@ -15,7 +52,74 @@ export const PAYMENT_MSG = {
   notEnoughSilver: 'Not enough silver.',
   planInvalid: 'Please choose one of the three plans.',
   planChangeScheduled: 'Your new plan starts at your next renewal.',
+  /** SPEC.md §8. */
+  paymentError: (status: number) =>
+    `We encountered an issue while updating your credit card information. Error: ${status}`,
 } as const;
+
+/** Luhn check digit (ISO/IEC 7812): every card number a processor accepts passes it. */
+export function isLuhnValid(digits: string): boolean {
+  if (!/^\d+$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+export const CARD_MSG = {
+  number: 'Please enter a valid card number.',
+  cvv: 'Please enter a valid CVV.',
+  expiry: 'Please enter a valid expiry date.',
+  name: 'Please enter the name on the card.',
+  zip: 'Please enter your billing zip code.',
+} as const;
+
+/**
+ * PUT /user/card, POST /user/membership (SPEC.md §3 credit card form, §5 rules): number with
+ * spaces removed, CVV of 3–4 digits, month 1–12, year as 2 or 4 digits (26 → 2026).
+ * Whether the expiry lies in the future is the gateway's call (it owns the clock).
+ */
+export const cardSchema = z.object({
+  number: z
+    .string({ error: CARD_MSG.number })
+    .max(40, CARD_MSG.number)
+    .regex(/^[\d ]*$/, CARD_MSG.number)
+    .transform((v) => v.replace(/\s+/g, ''))
+    .pipe(
+      z
+        .string()
+        .regex(/^\d{12,19}$/, CARD_MSG.number)
+        .refine(isLuhnValid, CARD_MSG.number),
+    ),
+  cvv: z
+    .string({ error: CARD_MSG.cvv })
+    .regex(new RegExp(`^\\d{3,${BILLING_LIMITS.cvv}}$`), CARD_MSG.cvv),
+  month: z.coerce
+    .number({ error: CARD_MSG.expiry })
+    .int(CARD_MSG.expiry)
+    .min(1, CARD_MSG.expiry)
+    .max(12, CARD_MSG.expiry),
+  year: z.coerce
+    .number({ error: CARD_MSG.expiry })
+    .int(CARD_MSG.expiry)
+    .min(0, CARD_MSG.expiry)
+    .max(2999, CARD_MSG.expiry)
+    .transform((y) => (y < 100 ? 2000 + y : y))
+    .pipe(z.number().min(2000, CARD_MSG.expiry)),
+  name: z.string({ error: CARD_MSG.name }).trim().min(1, CARD_MSG.name).max(100, CARD_MSG.name),
+  zip: z
+    .string({ error: CARD_MSG.zip })
+    .trim()
+    .min(1, CARD_MSG.zip)
+    .max(ACCOUNT_LIMITS.zip, CARD_MSG.zip),
+});
+export type CardInput = z.infer<typeof cardSchema>;
 
 export const membershipStatus = z.enum(['none', 'active', 'expired']);
 export type MembershipStatus = z.infer<typeof membershipStatus>;
@@ -85,6 +189,7 @@ export const silverQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(50),
   before: z.coerce.number().int().positive().optional(),
 });
+export type SilverQuery = z.infer<typeof silverQuery>;
 
 /** Card number as typed: digits and spaces only, grouped by four (amex 4-6-5), at most 19 digits. */
 export function formatCardNumberInput(value: string): string {
@@ -107,7 +212,7 @@ export function formatExpiryInput(value: string, previous = ''): string {
   digits = digits.slice(0, 4);
   const deleting = value.length < previous.length;
   if (digits.length < 2 || (digits.length === 2 && deleting)) return digits;
-  return `${digits.slice(0, 2)}/${digits.slice(2)}`.slice(0, LIMITS.expiry);
+  return `${digits.slice(0, 2)}/${digits.slice(2)}`.slice(0, BILLING_LIMITS.expiry);
 }
 
 /** "MM/YY" → month and year, or null when incomplete. */

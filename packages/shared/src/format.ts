@@ -42,9 +42,11 @@ export function roundStatus(
     : ROUND_STATUS.inactive;
 }
 
+/** SSN shown on the settings page: xxx-xx- plus the last four digits. */
 export function maskSsn(lastFour: string | null | undefined): string | null {
   return lastFour ? `xxx-xx-${lastFour}` : null;
 }
+/** Bank account or card: 'Ending in' plus the last four digits. */
 export function endingIn(lastFour: string | null | undefined): string | null {
   return lastFour ? `Ending in ${lastFour}` : null;
 }

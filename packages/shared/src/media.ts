@@ -1,23 +1,9 @@
-/** Media keys, suffixes, accepted types and answers (CONTRACT.md "Media"), for the API and the web app. */
+/**
+ * Uploads (CONTRACT.md "Media"): accepted types, the key schema, answers and texts, for the
+ * API and the web app. The key format and its suffixes are in media-keys.ts (zod-free).
+ */
 import { z } from 'zod';
-import { isImageKey } from './keys';
-
-/** `{MEDIA_URL}{key}{suffix}`: full image, thumbnail (image or video poster), video preview. */
-export const MEDIA_SUFFIX = { full: '-f.webp', thumb: '-t.webp', preview: '-p.mp4' } as const;
-export type MediaVariant = keyof typeof MEDIA_SUFFIX;
-
-/** Image keys: `i-{id}-{width}x{height}`; video keys: `v-{id}`. */
-export const IMAGE_KEY = /^i-[a-z0-9]{20}-\d{1,5}x\d{1,5}$/;
-export const VIDEO_KEY = /^v-[a-z0-9]{20}$/;
-export const MEDIA_KEY = /^(?:i-[a-z0-9]{20}-\d{1,5}x\d{1,5}|v-[a-z0-9]{20})$/;
-
-export { isImageKey };
-
-/** Width and height encoded in an image key (the full derivative's size), if any. */
-export function imageKeySize(key: string): { width: number; height: number } | null {
-  const m = /-(\d{1,5})x(\d{1,5})$/.exec(key);
-  return m && isImageKey(key) ? { width: Number(m[1]), height: Number(m[2]) } : null;
-}
+import { MEDIA_KEY } from './media-keys';
 
 export const IMAGE_TYPES = [
   'image/jpeg',

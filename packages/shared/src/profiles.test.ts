@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { MSGF } from './messages';
-import { bannerSchema, pageQuery, postCancelTarget, postCreateSchema } from './profiles';
+import {
+  bannerSchema,
+  pageQuery,
+  postCancelTarget,
+  postCreateSchema,
+  PROFILE_MSG,
+} from './profiles';
 
 describe('postCreateSchema (SPEC.md §5: post body at most 200)', () => {
   it('takes 200 characters and refuses 201', () => {
@@ -41,6 +46,6 @@ describe('profiles helpers', () => {
   });
 
   it('the post error text is SPEC.md §8', () => {
-    expect(MSGF.postError(413)).toBe('Error updating profile code 413');
+    expect(PROFILE_MSG.postError(413)).toBe('Error updating profile code 413');
   });
 });

@@ -4,11 +4,36 @@
  * POST /post). Shapes follow CONTRACT.md "Shapes of answers"; additions are noted.
  */
 import { z } from 'zod';
-import { hunterAnswer } from './api';
-import { LIMITS } from './limits';
-import { postSchema } from './schemas';
 
-export { NEXT_CURSOR_HEADER } from './keys';
+/** SPEC.md §9 limits. */
+export const PROFILE_LIMITS = {
+  postText: 200,
+} as const;
+
+/** Texts of the profiles feature: postError is SPEC.md §8's; SPEC.md does not give the others. */
+export const PROFILE_MSG = {
+  postError: (status: number) => `Error updating profile code ${status}`,
+  hunterNotFound: 'Hunter not found.',
+  bountyNotFound: 'Bounty not found.',
+  mediaUnknown: 'Please upload an image or video first.',
+  mediaFailed: 'This upload could not be processed. Please upload another file.',
+  bannerNotImage: 'The banner must be an image.',
+  notHunter: 'Only hunters can do this.',
+  invalidCursor: 'Invalid cursor.',
+  noProfile: 'No hunter goes by this handle.',
+} as const;
+
+/** CONTRACT.md Hunter. */
+export const hunterAnswer = z.object({
+  hunterId: z.number().int(),
+  userId: z.number().int(),
+  handle: z.string().nullable(),
+  stagename: z.string().nullable(),
+  bio: z.string().nullable(),
+  banner: z.string().nullable(),
+  picture: z.string().nullable(),
+});
+export type Hunter = z.infer<typeof hunterAnswer>;
 
 export const PAGE = { defaultLimit: 20, maxLimit: 100, directoryDefaultLimit: 24 } as const;
 
@@ -20,7 +45,9 @@ export const idParam = z.coerce
   .max(2_147_483_647, 'Invalid id.');
 
 export const hunterIdParams = z.object({ hunterId: idParam });
+export type HunterIdParams = z.infer<typeof hunterIdParams>;
 export const handleParams = z.object({ handle: z.string().min(1).max(100) });
+export type HandleParams = z.infer<typeof handleParams>;
 
 export const pageQuery = z.object({
   cursor: z.string().max(200).optional(),
@@ -95,6 +122,16 @@ export const hunterCardAnswer = z.object({
 });
 export type HunterCard = z.infer<typeof hunterCardAnswer>;
 
+/** The Create Post form (SPEC.md §2, §5: the text at most 200 characters). */
+export const postSchema = z.object({
+  text: z
+    .string()
+    .max(PROFILE_LIMITS.postText, `At most ${PROFILE_LIMITS.postText} characters.`)
+    .default(''),
+  fileName: z.string().min(1).max(200),
+});
+export type PostInput = z.infer<typeof postSchema>;
+
 /** POST /post {text, fileName}; `bountyId` when posting from /bounty/post/{id}. */
 export const postCreateSchema = postSchema.extend({
   bountyId: idParam.optional(),
@@ -107,21 +144,7 @@ export const bannerSchema = z.object({
 });
 export type BannerInput = z.infer<typeof bannerSchema>;
 
-export const POST_TEXT_MAX = LIMITS.postText;
-
 /** Where the Create Post page goes back to on Cancel (SPEC.md §2). */
 export function postCancelTarget(bountyId: number | string | null | undefined): string {
   return bountyId != null && bountyId !== '' ? `/bounty/${bountyId}` : '/profile';
 }
-
-/** Texts of the profiles feature that SPEC.md does not give. */
-export const PROFILE_MSG = {
-  hunterNotFound: 'Hunter not found.',
-  bountyNotFound: 'Bounty not found.',
-  mediaUnknown: 'Please upload an image or video first.',
-  mediaFailed: 'This upload could not be processed. Please upload another file.',
-  bannerNotImage: 'The banner must be an image.',
-  notHunter: 'Only hunters can do this.',
-  invalidCursor: 'Invalid cursor.',
-  noProfile: 'No hunter goes by this handle.',
-} as const;

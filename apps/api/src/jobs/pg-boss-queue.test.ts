@@ -3,10 +3,10 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, createLogger } from '../app';
-import type { ServiceContext } from '../context';
+import { createRoot } from '../composition';
 import { createTestDatabase, signUp, testConfig, type TestDatabase } from '../../test/helper';
 import { FFMPEG, FFPROBE, makeVideo, tmpFile } from '../../test/media-fixtures';
-import { mediaJobs } from '../modules/media/media.jobs';
+import { VIDEO_PREVIEW_JOB } from '../modules/media/media.service';
 import { PgBossJobQueue } from './pg-boss-queue';
 import type { JobDefinition, JobRunInfo } from './types';
 
@@ -44,23 +44,22 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!().catch(() => undefined);
 });
 
-async function setup(): Promise<{ db: TestDatabase; ctx: ServiceContext; queue: PgBossJobQueue }> {
+async function setup(): Promise<{ db: TestDatabase; queue: PgBossJobQueue }> {
   const db = await createTestDatabase();
   const { log } = quietLog();
   const queue = new PgBossJobQueue(db.handle, log as never, fast);
   cleanups.push(() => db.drop());
   cleanups.push(() => queue.stop(1000));
-  const ctx = { db: db.handle.db, log, jobs: queue } as unknown as ServiceContext;
-  return { db, ctx, queue };
+  return { db, queue };
 }
 
 // pg-boss installs its schema per fresh database: seconds on PGlite, more on a busy machine.
 describe('PgBossJobQueue', { timeout: 180_000 }, () => {
   it('runs sent jobs once, with their payload, and counts them by state', async () => {
-    const { ctx, queue } = await setup();
+    const { queue } = await setup();
     const seen: object[] = [];
-    const def: JobDefinition = { name: 'test.echo', handler: async (_c, p) => void seen.push(p) };
-    await queue.work(ctx, [def]);
+    const def: JobDefinition = { name: 'test.echo', handler: async (p) => void seen.push(p) };
+    await queue.work([def]);
     await queue.send('test.echo', { n: 1 });
     await queue.send('test.echo', { n: 2 }, { startAfter: new Date(Date.now() + 1500) });
     await waitFor(() => seen.length === 2);
@@ -73,19 +72,19 @@ describe('PgBossJobQueue', { timeout: 180_000 }, () => {
   });
 
   it('retries a failing job with backoff and tells the handler its last attempt', async () => {
-    const { ctx, queue } = await setup();
+    const { queue } = await setup();
     const attempts: (JobRunInfo & { at: number })[] = [];
     const def: JobDefinition = {
       name: 'test.flaky',
       retryLimit: 2,
       retryDelaySeconds: 1,
       retryBackoff: true,
-      handler: async (_c, _p, info) => {
-        attempts.push({ ...info!, at: Date.now() });
+      handler: async (_p, info) => {
+        attempts.push({ ...info, at: Date.now() });
         throw new Error('boom');
       },
     };
-    await queue.work(ctx, [def]);
+    await queue.work([def]);
     await queue.send('test.flaky', {});
     await waitFor(async () => (await queue.counts())['test.flaky']?.failed === 1);
     expect(attempts.map((a) => [a.attempt, a.lastAttempt])).toEqual([
@@ -99,7 +98,7 @@ describe('PgBossJobQueue', { timeout: 180_000 }, () => {
   });
 
   it('an exclusive queue holds one job per key: duplicates are dropped, never run twice at once', async () => {
-    const { ctx, queue } = await setup();
+    const { queue } = await setup();
     let running = 0;
     let maxRunning = 0;
     let runs = 0;
@@ -115,7 +114,7 @@ describe('PgBossJobQueue', { timeout: 180_000 }, () => {
         running -= 1;
       },
     };
-    await queue.work(ctx, [def]);
+    await queue.work([def]);
     await Promise.all(
       [1, 2, 3, 4].map(() => queue.send('test.exclusive', {}, { singletonKey: 'k1' })),
     );
@@ -135,22 +134,21 @@ describe('PgBossJobQueue', { timeout: 180_000 }, () => {
     const first = quietLog();
     const queue1 = new PgBossJobQueue(db.handle, first.log as never, fast);
     await queue1.start();
-    const app1 = await buildApp({
-      config,
-      database: db.handle,
-      jobs: queue1,
-      logStream: new Writable({ write: (_c, _e, cb) => cb() }),
-    });
+    const log1 = createLogger(config, new Writable({ write: (_c, _e, cb) => cb() }));
+    const root1 = createRoot({ config, database: db.handle, log: log1, jobs: queue1 });
+    const app1 = await buildApp(root1, log1);
     await app1.ready();
     let picked = false;
-    const dying = mediaJobs.map((d) => ({
+    const preview = (r: typeof root1) =>
+      r.jobDefinitions.filter((d) => d.name === VIDEO_PREVIEW_JOB);
+    const dying = preview(root1).map((d) => ({
       ...d,
       handler: async () => {
         picked = true;
         await new Promise(() => undefined); // ffmpeg still running when the process dies
       },
     }));
-    await queue1.work(app1.ctx, dying);
+    await queue1.work(dying);
     const u = await signUp(app1);
     const res = await app1.inject({
       method: 'POST',
@@ -170,18 +168,12 @@ describe('PgBossJobQueue', { timeout: 180_000 }, () => {
     const queue2 = new PgBossJobQueue(db.handle, second.log as never, fast);
     cleanups.push(() => queue2.stop(5000));
     await queue2.start();
-    const app2 = await buildApp({
-      config,
-      database: db.handle,
-      jobs: queue2,
-      logStream: new Writable({ write: (_c, _e, cb) => cb() }),
-    });
+    const log2 = createLogger(config, new Writable({ write: (_c, _e, cb) => cb() }));
+    const root2 = createRoot({ config, database: db.handle, log: log2, jobs: queue2 });
+    const app2 = await buildApp(root2, log2);
     cleanups.push(() => app2.close());
     await app2.ready();
-    await queue2.work(
-      app2.ctx,
-      mediaJobs.map((d) => ({ ...d, retryDelaySeconds: 1 })),
-    );
+    await queue2.work(preview(root2).map((d) => ({ ...d, retryDelaySeconds: 1 })));
     const status = await waitFor(async () => {
       const r = await app2.inject({ method: 'GET', url: `/media/${key}/status` });
       return r.json().status !== 'processing' && r.json();

@@ -8,7 +8,6 @@
  */
 import { PgBoss, fromPglite, type ConstructorOptions, type Job } from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ServiceContext } from '../context';
 import type { DatabaseHandle } from '../db/client';
 import type { JobDefinition, JobQueue, SendOptions } from './types';
 
@@ -107,10 +106,10 @@ export class PgBossJobQueue implements JobQueue {
   }
 
   /**
-   * Starts a worker for every definition and the cron schedules; runs handlers with `ctx`.
+   * Starts a worker for every definition and the cron schedules (the root's jobDefinitions).
    * A handler that throws fails the attempt; pg-boss retries it with backoff.
    */
-  async work(ctx: ServiceContext, definitions: JobDefinition[]): Promise<void> {
+  async work(definitions: readonly JobDefinition[]): Promise<void> {
     await this.start();
     for (const def of definitions) this.definitions.set(def.name, def);
     for (const def of definitions) {
@@ -125,7 +124,7 @@ export class PgBossJobQueue implements JobQueue {
           for (const job of jobs) {
             const started = Date.now();
             try {
-              await def.handler(ctx, job.data ?? {}, {
+              await def.handler(job.data ?? {}, {
                 attempt: job.retryCount + 1,
                 lastAttempt: job.retryCount >= (def.retryLimit ?? DEFAULT_RETRY_LIMIT),
               });

@@ -1,8 +1,8 @@
 /**
  * Background jobs: names in one place, typed payloads, handlers as plain functions.
- * The durable queue (pg-boss) runs them; tests may run them by hand.
+ * Each feature builds its definitions from its own service (modules/<feature>/<feature>.jobs.ts)
+ * and the composition root collects them; the durable queue (pg-boss) runs them.
  */
-import type { ServiceContext } from '../context';
 
 export interface SendOptions {
   /** Run no earlier than this. */
@@ -23,7 +23,7 @@ export interface JobRunInfo {
 
 export interface JobDefinition<P extends object = object> {
   name: string;
-  handler(ctx: ServiceContext, payload: P, info?: JobRunInfo): Promise<void>;
+  handler(payload: P, info: JobRunInfo): Promise<void>;
   /** Cron expression (UTC) for scheduled jobs. */
   schedule?: string;
   retryLimit?: number;
@@ -40,23 +40,7 @@ export interface JobDefinition<P extends object = object> {
   concurrency?: number;
 }
 
-/** Records what was sent; tests run the jobs with drain(). Not used in production. */
-export class RecordingJobQueue implements JobQueue {
-  readonly sent: { name: string; payload: object; opts?: SendOptions }[] = [];
-  async send<P extends object>(name: string, payload: P, opts?: SendOptions): Promise<void> {
-    this.sent.push({ name, payload, opts });
-  }
-
-  /** Runs every recorded job (and any they send) with its handler; returns how many ran. */
-  async drain(ctx: ServiceContext, definitions: JobDefinition[]): Promise<number> {
-    let ran = 0;
-    while (this.sent.length > 0) {
-      const job = this.sent.shift()!;
-      const def = definitions.find((d) => d.name === job.name);
-      if (!def) throw new Error(`no handler for job ${job.name}`);
-      await def.handler(ctx, job.payload, { attempt: 1, lastAttempt: true });
-      ran += 1;
-    }
-    return ran;
-  }
+/** A definition whose payload type is known, stored with the others. */
+export function defineJob<P extends object>(def: JobDefinition<P>): JobDefinition {
+  return def as unknown as JobDefinition;
 }

@@ -1,11 +1,12 @@
-/** Time comes from here so tests can move it without sleeping. */
+/** Time comes from here so tests and the demo seed can move it without sleeping. */
 export interface Clock {
   now(): Date;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
 
-export class TestClock implements Clock {
+/** A clock that moves only when told: tests, and the demo seed that replays past days. */
+export class ManualClock implements Clock {
   constructor(private current = new Date()) {}
   now(): Date {
     return new Date(this.current.getTime());

@@ -11,7 +11,7 @@
  * - the answer is the array of items; the next page's cursor travels in the
  *   `x-next-cursor` header (NEXT_CURSOR_HEADER), absent on the last page (`sendPage`).
  */
-import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/bounties';
+import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/api';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 

@@ -1,14 +1,14 @@
 import crypto from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TestClock } from './clock';
+import { ManualClock } from './clock';
 import { MemoryRateStore, RateLimiter, RedisRateStore } from './rate-limiter';
 
 const rule = { limit: 3, windowMs: 60_000 };
 
 describe('in-process rate limiter', () => {
   it('allows the limit, then answers 429 with Retry-After until the window passes', async () => {
-    const clock = new TestClock(new Date('2026-01-01T00:00:00Z'));
+    const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'));
     const rl = new RateLimiter(new MemoryRateStore(clock));
     for (let i = 0; i < 3; i++) await rl.consume('1.2.3.4', 'k', rule);
     const err = await rl.consume('1.2.3.4', 'k', rule).catch((e: unknown) => e);
@@ -22,7 +22,7 @@ describe('in-process rate limiter', () => {
   });
 
   it('counts failures only with record/check', async () => {
-    const rl = new RateLimiter(new MemoryRateStore(new TestClock()));
+    const rl = new RateLimiter(new MemoryRateStore(new ManualClock()));
     for (let i = 0; i < 3; i++) {
       await rl.check('ip', 'fail', rule);
       await rl.record('ip', 'fail', rule);
@@ -33,7 +33,7 @@ describe('in-process rate limiter', () => {
   });
 
   it('exempts RATE_LIMIT_ALLOW addresses and ranges, IPv4-mapped too', async () => {
-    const rl = new RateLimiter(new MemoryRateStore(new TestClock()), [
+    const rl = new RateLimiter(new MemoryRateStore(new ManualClock()), [
       '10.0.0.0/8',
       '127.0.0.1',
       '::1',

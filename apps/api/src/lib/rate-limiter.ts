@@ -154,4 +154,8 @@ export class RateLimiter {
   reset(key: string): Promise<void> {
     return this.store.reset(key);
   }
+
+  close(): Promise<void> {
+    return this.store.close();
+  }
 }

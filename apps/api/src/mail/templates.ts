@@ -3,7 +3,7 @@
  * dark theme: background #303030, paper #424242, primary #d83e86, secondary #ffc947).
  * Mail clients ignore stylesheets, so the HTML uses tables and inline styles only.
  */
-import { UI } from '@bountyhunt/shared/limits';
+import { UI } from '@bountyhunt/shared/api';
 import type { MailMessage } from './mailer';
 
 const C = {

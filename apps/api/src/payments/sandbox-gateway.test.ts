@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { TestClock } from '../lib/clock';
+import { ManualClock } from '../lib/clock';
 import { CardError } from './gateway';
 import { SANDBOX_CARDS, SandboxGateway, isExpired } from './sandbox-gateway';
 
-const clock = new TestClock(new Date('2026-11-23T12:00:00Z'));
+const clock = new ManualClock(new Date('2026-11-23T12:00:00Z'));
 const card = (over: Partial<Parameters<SandboxGateway['tokenize']>[0]> = {}) => ({
   number: SANDBOX_CARDS.success,
   cvv: '123',
@@ -68,7 +68,7 @@ describe('sandbox gateway (a card processor test mode)', () => {
   });
 
   it('declines charges on the "declines charges" test card and on a card that expired since', async () => {
-    const local = new TestClock(new Date('2026-11-23T12:00:00Z'));
+    const local = new ManualClock(new Date('2026-11-23T12:00:00Z'));
     const gw = new SandboxGateway(local);
     const bad = await gw.tokenize(card({ number: SANDBOX_CARDS.declinesCharges }));
     const req = { amountCents: 699, currency: 'usd' as const, description: 'x' };

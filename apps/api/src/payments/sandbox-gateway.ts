@@ -11,8 +11,7 @@
  * are remembered in memory for the life of the process, like a processor's 24 h window.
  */
 import crypto from 'node:crypto';
-import { PAYMENT_MSG, cardBrandOf } from '@bountyhunt/shared/billing';
-import { isLuhnValid } from '@bountyhunt/shared/schemas';
+import { cardBrandOf, isLuhnValid, PAYMENT_MSG } from '@bountyhunt/shared/billing';
 import type { Clock } from '../lib/clock';
 import {
   CardError,

@@ -17,7 +17,7 @@ export function optionalActor(request: FastifyRequest): Promise<Actor | null> {
   let pending = cache.get(request);
   if (!pending) {
     const token = bearerToken(request);
-    pending = token ? request.server.services.auth.authenticate(token) : Promise.resolve(null);
+    pending = token ? request.server.root.services.auth.authenticate(token) : Promise.resolve(null);
     cache.set(request, pending);
   }
   return pending;

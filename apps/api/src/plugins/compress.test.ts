@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helper';
-import { activeMember, postBounty, type Session } from '../modules/bounties/bounties.fixtures';
+import { activeMember, postBounty, type Session } from '../../test/factories';
 import { CompressedOnce, pickEncoding } from './compress';
 
 describe('pickEncoding', () => {

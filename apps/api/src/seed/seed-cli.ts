@@ -5,25 +5,20 @@
 import fs from 'node:fs';
 import { createLogger } from '../app';
 import { createDatabase, runMigrations } from '../db/client';
-import { ConfigError, loadConfig } from '../env';
+import { loadConfigOrExit } from '../env';
+import { PgBossJobQueue } from '../jobs/pg-boss-queue';
 import { seedDemo } from './seed';
 
-let config;
-try {
-  config = loadConfig();
-} catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(err.message);
-    process.exit(1);
-  }
-  throw err;
-}
+const config = loadConfigOrExit();
 const log = createLogger(config);
 fs.mkdirSync(config.dataDir, { recursive: true });
 const database = await createDatabase(config.databaseUrl);
+// Jobs the seed leaves for later (renewals, say) go to the durable queue the server will run.
+const jobs = new PgBossJobQueue(database, log, { schedule: false, statsIntervalSeconds: 0 });
 try {
   await runMigrations(database);
-  const result = await seedDemo({ config, database, log });
+  await jobs.start();
+  const result = await seedDemo({ config, database, log, jobs });
   if (result.skipped) console.log('Demo data is already there; nothing to do.');
   else
     console.log(
@@ -34,5 +29,6 @@ try {
     );
   for (const n of result.notes) console.log(`note: ${n}`);
 } finally {
+  await jobs.stop(5000);
   await database.close();
 }

@@ -26,7 +26,7 @@ describe('demo seed', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    result = await seedDemo({ config: t.config, database: t.db.handle, log: silent });
+    result = await seedDemo({ config: t.config, database: t.db.handle, log: silent, jobs: t.jobs });
     // With the media pipeline on main the seed really transcodes its videos: minutes when busy.
   }, 600_000);
   afterAll(async () => {
@@ -116,7 +116,12 @@ describe('demo seed', () => {
       t.db.handle.db,
       sql`select count(*)::int as n from users`,
     );
-    const again = await seedDemo({ config: t.config, database: t.db.handle, log: silent });
+    const again = await seedDemo({
+      config: t.config,
+      database: t.db.handle,
+      log: silent,
+      jobs: t.jobs,
+    });
     expect(again.skipped).toBe(true);
     const after = await queryRows<{ n: number }>(
       t.db.handle.db,

@@ -11,33 +11,24 @@
  *
  * Idempotent: when the demo member exists, the seed does nothing.
  */
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { buildApp } from '../app';
+import type { FastifyBaseLogger } from 'fastify';
 import { queryRows, type DatabaseHandle } from '../db/client';
 import type { Config } from '../env';
-import { jobDefinitions } from '../jobs/registry';
-import { RecordingJobQueue, type JobQueue } from '../jobs/types';
-import { TestClock } from '../lib/clock';
-import { MemoryRateStore, RateLimiter } from '../lib/rate-limiter';
-import { artJpeg } from './art';
+import type { JobQueue } from '../jobs/types';
+import { ManualClock } from '../lib/clock';
 import {
   DEMO_BOUNTIES,
   DEMO_HUNTERS,
   DEMO_MEMBER_EMAIL,
   DEMO_MEMBERS,
-  DEMO_PASSWORD,
   DEMO_POST_TEXTS,
   type DemoBounty,
 } from './demo-data';
 import { rng } from './random';
+import { ApiError, SeedClient, type Actor } from './seed-client';
 
 const HOUR = 3_600_000;
-const CLOSE_ROUNDS_JOB = 'bounties.close-rounds';
 /** Luhn-valid number the sandbox gateway accepts (CONTRACT.md "Money and tokens"). */
 const SANDBOX_CARD = '4242 4242 4242 4242';
 
@@ -46,7 +37,7 @@ export interface SeedOptions {
   database: DatabaseHandle;
   log: Pick<FastifyBaseLogger, 'info' | 'warn'>;
   /** The server's durable queue: jobs the seed does not run itself are handed to it. */
-  jobs?: JobQueue;
+  jobs: JobQueue;
   /** The end of the seeded history (default: now). */
   now?: Date;
 }
@@ -68,65 +59,6 @@ export async function alreadySeeded(database: DatabaseHandle): Promise<boolean> 
   return rows.length > 0;
 }
 
-class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-interface Actor {
-  email: string;
-  token: string;
-  userId: number;
-}
-
-/** A short video with colour and motion from one of ffmpeg's test sources; null without ffmpeg. */
-async function makeVideo(ffmpeg: string, variant: number, dir: string): Promise<Buffer | null> {
-  const sources = [
-    'testsrc2=size=480x270:rate=25',
-    'mandelbrot=size=480x270:rate=25',
-    'life=size=480x270:rate=25:mold=10:ratio=0.1:death_color=#d83e86:life_color=#ffc947',
-    'cellauto=size=480x270:rate=25:rule=110',
-    'smptehdbars=size=480x270:rate=25',
-  ];
-  const file = path.join(dir, `demo-${variant}.mp4`);
-  const args = [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `${sources[variant % sources.length]!}`,
-    '-t',
-    '2',
-    '-vf',
-    `hue=h=${(variant * 67) % 360}`,
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    '-movflags',
-    '+faststart',
-    file,
-  ];
-  const ok = await new Promise<boolean>((resolve) => {
-    const p = spawn(ffmpeg, args, { stdio: 'ignore' });
-    p.on('error', () => resolve(false));
-    p.on('exit', (code) => resolve(code === 0));
-  });
-  if (!ok) return null;
-  const bytes = fs.readFileSync(file);
-  fs.rmSync(file, { force: true });
-  return bytes;
-}
-
 export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
   const started = performance.now();
   const notes: string[] = [];
@@ -139,112 +71,17 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
   const end = opts.now ?? new Date();
   const rand = rng(2023);
   const historyHours = Math.max(...DEMO_BOUNTIES.map((b) => b.postedHoursAgo)) + 24;
-  const clock = new TestClock(new Date(end.getTime() - historyHours * HOUR));
-  const jobs = new RecordingJobQueue();
-  const app: FastifyInstance = await buildApp({
-    config: { ...opts.config, LOG_LEVEL: 'warn' },
+  const clock = new ManualClock(new Date(end.getTime() - historyHours * HOUR));
+  const client = await SeedClient.start({
+    config: opts.config,
     database: opts.database,
+    log: opts.log,
     clock,
-    jobs,
-    // The seed is one client doing the work of many: no limits for it.
-    rateLimiter: new RateLimiter(new MemoryRateStore(clock), ['127.0.0.1', '::1']),
-    logStream: { write: () => undefined },
+    serverJobs: opts.jobs,
+    bump,
+    notes,
   });
-  await app.ready();
-  const has = (method: 'GET' | 'POST' | 'PUT', url: string) => app.hasRoute({ method, url });
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bh-seed-'));
-
-  async function call<T>(
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    url: string,
-    o: { token?: string; body?: unknown; raw?: Buffer; type?: string } = {},
-  ): Promise<T> {
-    const res = await app.inject({
-      method,
-      url,
-      headers: {
-        ...(o.token ? { authorization: `Bearer ${o.token}` } : {}),
-        ...(o.type ? { 'content-type': o.type } : {}),
-      },
-      ...(o.raw ? { payload: o.raw } : o.body !== undefined ? { payload: o.body as object } : {}),
-    });
-    if (res.statusCode >= 300)
-      throw new ApiError(
-        res.statusCode,
-        `${method} ${url} answered ${res.statusCode}: ${res.body}`,
-      );
-    return (res.body ? res.json() : undefined) as T;
-  }
-
-  /** Runs the queued media jobs now (previews must exist); hands the rest to the server's queue. */
-  async function runJobs() {
-    while (jobs.sent.length > 0) {
-      const job = jobs.sent.shift()!;
-      const def = jobDefinitions.find((d) => d.name === job.name);
-      if (def && job.name.startsWith('media.')) {
-        await def.handler(app.ctx, job.payload);
-      } else if (opts.jobs) {
-        await opts.jobs.send(job.name, job.payload, job.opts);
-      }
-    }
-  }
-
-  const closeJob = jobDefinitions.find((d) => d.name === CLOSE_ROUNDS_JOB);
-  async function closeRounds() {
-    if (closeJob) await closeJob.handler(app.ctx, {});
-  }
-
-  let artSeed = 1;
-  async function uploadImage(actor: Actor, w: number, h: number, caption?: string) {
-    const jpeg = await artJpeg(artSeed++, w, h, caption);
-    const { key } = await call<{ key: string }>('POST', '/media/image', {
-      token: actor.token,
-      raw: jpeg,
-      type: 'image/jpeg',
-    });
-    bump('images');
-    return key;
-  }
-  const ffmpeg = opts.config.FFMPEG_PATH;
-  let videoOk = has('POST', '/media/video');
-  let videoVariant = 0;
-  async function uploadVideo(actor: Actor): Promise<string | null> {
-    if (!videoOk) return null;
-    const bytes = await makeVideo(ffmpeg, videoVariant++, tmp);
-    if (!bytes) {
-      videoOk = false;
-      notes.push('ffmpeg is missing or failed: video claims and posts were made as images');
-      opts.log.warn('demo seed: ffmpeg not available; video claims and posts are images instead');
-      return null;
-    }
-    try {
-      const { key } = await call<{ key: string }>('POST', '/media/video', {
-        token: actor.token,
-        raw: bytes,
-        type: 'video/mp4',
-      });
-      await runJobs();
-      bump('videos');
-      return key;
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 503) {
-        videoOk = false;
-        notes.push('video uploads are unavailable (503): video claims were made as images');
-        return null;
-      }
-      throw err;
-    }
-  }
-
-  async function signUp(email: string, hunter: boolean): Promise<Actor> {
-    const user = await call<{ userId: number }>('POST', '/user', {
-      body: { email, password: DEMO_PASSWORD, hunter },
-    });
-    const { token } = await call<{ token: string }>('POST', '/auth', {
-      body: { email, password: DEMO_PASSWORD },
-    });
-    return { email, token, userId: user.userId };
-  }
+  const { call, signUp, uploadImage, uploadVideo, runJobs, closeRounds, has } = client;
 
   const canMedia = has('POST', '/media/image');
   const canBounties = has('POST', '/bounty') && has('POST', '/claim') && has('POST', '/vote');
@@ -460,8 +297,7 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
     for (const a of [...members, ...hunters])
       await call('DELETE', `/auth/${encodeURIComponent(a.token)}`, { token: a.token });
   } finally {
-    await app.close();
-    fs.rmSync(tmp, { recursive: true, force: true });
+    await client.close();
   }
   const seconds = (performance.now() - started) / 1000;
   opts.log.info(

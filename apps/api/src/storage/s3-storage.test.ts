@@ -11,8 +11,6 @@ import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RecordingJobQueue } from '../jobs/types';
-import { mediaJobs } from '../modules/media/media.jobs';
 import { createTestApp, signUp, type TestApp } from '../../test/helper';
 import { FFMPEG, FFPROBE, listFiles, makeVideo, photo, tmpFile } from '../../test/media-fixtures';
 import { S3Storage } from './s3-storage';
@@ -151,7 +149,7 @@ describe('the media pipeline on S3', () => {
     const vid = await send('/media/video', makeVideo(tmpFile('s3.mp4')), 'video/mp4');
     expect(vid.statusCode, vid.body).toBe(200);
     const vk = vid.json().key as string;
-    await (t.app.ctx.jobs as RecordingJobQueue).drain(t.app.ctx, mediaJobs);
+    await t.runJobs();
     const st = await t.app.inject({ method: 'GET', url: `/media/${vk}/status` });
     expect(st.json().status).toBe('ready');
     const preview = await fetch(`${endpoint}/${BUCKET}/${vk}-p.mp4`);

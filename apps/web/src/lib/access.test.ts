@@ -1,4 +1,5 @@
-import type { Hunter, User } from '@bountyhunt/shared/api';
+import type { Hunter } from '@bountyhunt/shared/profiles';
+import type { User } from '@bountyhunt/shared/users';
 import { describe, expect, it } from 'vitest';
 import { joinCase, passesGuard } from './access';
 

@@ -1,6 +1,7 @@
 /** SPEC.md §4 Role guard and §2 Join page rules, as pure functions (tested in access.test.ts). */
-import type { Hunter, User } from '@bountyhunt/shared/api';
-import { ROLE, hasRole } from '@bountyhunt/shared/roles';
+import type { Hunter } from '@bountyhunt/shared/profiles';
+import type { User } from '@bountyhunt/shared/users';
+import { hasRole, ROLE } from '@bountyhunt/shared/roles';
 import type { GuardSpec } from './routes';
 
 export function isActiveMember(user: User | null, now = Date.now()): boolean {

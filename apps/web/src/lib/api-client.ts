@@ -3,8 +3,7 @@
  * status comes from the response and the message is its body's message; any other failure
  * (network, abort, timeout) is status 500, message UNKNOWN_ERROR and empty data.
  */
-import { UI } from '@bountyhunt/shared/limits';
-import { MSG } from '@bountyhunt/shared/messages';
+import { API_MSG, UI } from '@bountyhunt/shared/api';
 import { apiBaseUrl } from './config';
 import { takeEarly } from './early';
 
@@ -98,7 +97,7 @@ function xhrRequest<T>(
         message: ok ? '' : failureMessage(parsed),
       });
     };
-    const fail = () => resolve({ status: 500, data: null as T, message: MSG.unknownError });
+    const fail = () => resolve({ status: 500, data: null as T, message: API_MSG.unknownError });
     xhr.onerror = fail;
     xhr.onabort = fail;
     xhr.ontimeout = fail;
@@ -137,7 +136,7 @@ export async function apiRequest<T = unknown>(
       return { status: res.status || 500, data: null as T, message: failureMessage(parsed) };
     return { status: res.status, data: parsed as T, message: '' };
   } catch {
-    return { status: 500, data: null as T, message: MSG.unknownError };
+    return { status: 500, data: null as T, message: API_MSG.unknownError };
   } finally {
     clearTimeout(timer);
   }

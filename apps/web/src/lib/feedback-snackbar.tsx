@@ -1,4 +1,4 @@
-import { UI } from '@bountyhunt/shared/limits';
+import { UI } from '@bountyhunt/shared/api';
 import Alert, { type AlertColor } from '@mui/material/Alert';
 import Snackbar from '@mui/material/Snackbar';
 

@@ -2,7 +2,7 @@
  * App-wide feedback (SPEC.md §1): a top-centre snackbar that hides after 6 s and a 5 s
  * confetti burst. `const { notify, confetti } = useFeedback()`.
  */
-import { UI } from '@bountyhunt/shared/limits';
+import { UI } from '@bountyhunt/shared/api';
 import type { AlertColor } from '@mui/material/Alert';
 import {
   createContext,

@@ -3,7 +3,8 @@
  * current user, and any answer but 200 logs out. Everything the browser knows about the
  * signed-in user comes from here: `const { user, hunter, status } = useSession()`.
  */
-import type { CurrentUser, Hunter, User } from '@bountyhunt/shared/api';
+import type { CurrentUser, User } from '@bountyhunt/shared/users';
+import type { Hunter } from '@bountyhunt/shared/profiles';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   createContext,

@@ -6,7 +6,8 @@ import { users } from '../../db/schema';
 import { loadConfig } from '../../env';
 import { FieldCipher } from '../../lib/crypto';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
-import { accountJobs, ACCOUNT_JOBS, reencryptStale } from './account.jobs';
+import { ACCOUNT_JOBS } from './account.jobs';
+import { AccountService } from './account.service';
 
 const oldKey = crypto.randomBytes(32).toString('base64');
 const newKey = crypto.randomBytes(32).toString('base64');
@@ -26,7 +27,7 @@ describe('re-encryption job', () => {
       headers: h.auth,
       payload: { name: 'B', routingNumber: '011000015', accountNumber: '99887766' },
     });
-    const before = (await t.app.ctx.db.select().from(users).where(eq(users.id, h.userId)))[0]!;
+    const before = (await t.app.root.ctx.db.select().from(users).where(eq(users.id, h.userId)))[0]!;
 
     const config = loadConfig({
       ...process.env,
@@ -35,12 +36,14 @@ describe('re-encryption job', () => {
       ENCRYPTION_KEY: newKey,
       ENCRYPTION_KEY_PREVIOUS: oldKey,
     });
-    const ctx = { ...t.app.ctx, config };
+    const ctx = { ...t.app.root.ctx, config };
     const rotated = new FieldCipher(newKey, [oldKey]);
+    // The same service the root builds, given the rotated keys (as a restart with them would).
+    const account = new AccountService(ctx, rotated);
     expect(rotated.isStale(before.ssnEnc!)).toBe(true);
 
-    expect(await reencryptStale(ctx, rotated)).toBe(1);
-    const after = (await t.app.ctx.db.select().from(users).where(eq(users.id, h.userId)))[0]!;
+    expect(await account.reencryptStale()).toBe(1);
+    const after = (await t.app.root.ctx.db.select().from(users).where(eq(users.id, h.userId)))[0]!;
     expect(rotated.isStale(after.ssnEnc!)).toBe(false);
     expect(rotated.isStale(after.bankAccountEnc!)).toBe(false);
     expect(new FieldCipher(newKey).decrypt(after.ssnEnc!)).toBe('111223333');
@@ -48,16 +51,15 @@ describe('re-encryption job', () => {
     expect(after.ssnLastFour).toBe('3333');
 
     // Nothing left: a second run rewrites nothing, and the scheduled job runs cleanly.
-    expect(await reencryptStale(ctx, rotated)).toBe(0);
-    const job = accountJobs.find((j) => j.name === ACCOUNT_JOBS.reencrypt)!;
-    await job.handler(ctx, {});
+    expect(await account.reencryptStale()).toBe(0);
+    await t.runJob(ACCOUNT_JOBS.reencrypt);
   });
 
   it('leaves rows whose key is gone and reports them, without stopping', async () => {
     const h = await signUp(t.app, { hunter: true });
     await t.app.inject({ method: 'PUT', url: '/user/ssn/444556666', headers: h.auth });
     const stranger = new FieldCipher(crypto.randomBytes(32).toString('base64'));
-    expect(await reencryptStale({ ...t.app.ctx }, stranger)).toBe(0);
+    expect(await new AccountService(t.root.ctx, stranger).reencryptStale()).toBe(0);
     expect(t.logs.join('')).toContain('re-encryption failed');
     expect(t.logs.join('')).not.toContain('444556666');
   });

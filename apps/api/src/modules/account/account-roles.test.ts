@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, PASSWORD, signUp, uniqueEmail, type TestApp } from '../../../test/helper';
-import { insertMedia } from './account.test-support';
+import { insertMediaRow } from '../../../test/factories';
 
 type Who = 'anonymous' | 'member' | 'hunter';
 interface Session {
@@ -70,7 +70,7 @@ const table: Row[] = [
     name: 'PUT /hunter/picture',
     method: 'PUT',
     url: () => '/hunter/picture',
-    body: async (s) => ({ picture: s ? await insertMedia(t.app, s.userId) : 'i-none' }),
+    body: async (s) => ({ picture: s ? await insertMediaRow(t.db.handle.db, s.userId) : 'i-none' }),
     expect: hunterOnly(200),
   },
   {
@@ -105,8 +105,12 @@ const table: Row[] = [
     method: 'PUT',
     url: () => '/user/identity',
     body: async (s) => ({
-      idFront: s ? await insertMedia(t.app, s.userId, { visibility: 'private' }) : 'i-a',
-      idSelfie: s ? await insertMedia(t.app, s.userId, { visibility: 'private' }) : 'i-b',
+      idFront: s
+        ? await insertMediaRow(t.db.handle.db, s.userId, { visibility: 'private' })
+        : 'i-a',
+      idSelfie: s
+        ? await insertMediaRow(t.db.handle.db, s.userId, { visibility: 'private' })
+        : 'i-b',
       ageConfirmed: true,
     }),
     expect: hunterOnly(204),

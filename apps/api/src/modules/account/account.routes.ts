@@ -1,28 +1,26 @@
 /** Account routes (SPEC.md §7): a user's own settings, the password reset mail, the hunter profile. */
-import { identitySubmitSchema, pictureSchema } from '@bountyhunt/shared/account';
-import { currentUserAnswer, errorAnswer, hunterAnswer, userInData } from '@bountyhunt/shared/api';
-import { MSG } from '@bountyhunt/shared/messages';
-import { ROLE } from '@bountyhunt/shared/roles';
 import {
-  EMAIL_RE,
+  ACCOUNT_MSG,
   addressSchema,
   bankSchema,
   bioSchema,
   handleSchema,
+  identitySubmitSchema,
   nameSchema,
   passwordChangeSchema,
-  resetSchema,
+  pictureSchema,
   ssnSchema,
   stagenameSchema,
-} from '@bountyhunt/shared/schemas';
-import { LIMITS } from '@bountyhunt/shared/limits';
+} from '@bountyhunt/shared/account';
+import { currentUserAnswer, errorAnswer, userInData } from '@bountyhunt/shared/users';
+import { hunterAnswer } from '@bountyhunt/shared/profiles';
+import { AUTH_LIMITS, AUTH_MSG, EMAIL_RE, resetSchema } from '@bountyhunt/shared/auth';
+import { ROLE } from '@bountyhunt/shared/roles';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest } from '../../errors';
-import { loadFieldCipher } from '../../lib/crypto';
 import { requireActor, requireRole } from '../../plugins/auth';
-import { AccountService } from './account.service';
 
 const errors = {
   400: errorAnswer,
@@ -40,9 +38,9 @@ const hunterOnly = async (request: FastifyRequest) => {
 };
 
 const accountRoutes: FastifyPluginAsyncZod = async (app) => {
-  const cipher = loadFieldCipher(app.deps.config, (m) => app.log.warn(m));
-  const account = new AccountService(app.ctx, cipher);
-  const limits = app.deps.config.rateLimits;
+  const { account } = app.root.services;
+  const { rateLimiter } = app.root;
+  const limits = app.root.config.rateLimits;
 
   // ── Everyone signed in: handle, e-mail, password ─────────────────────────────────────────
   app.put(
@@ -75,8 +73,8 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const actor = await requireActor(request);
       const email = request.params.email.trim();
-      if (email.length > LIMITS.email || !EMAIL_RE.test(email))
-        throw badRequest(MSG.emailChangeInvalid, 'EMAIL_INVALID');
+      if (email.length > AUTH_LIMITS.email || !EMAIL_RE.test(email))
+        throw badRequest(ACCOUNT_MSG.emailChangeInvalid, 'EMAIL_INVALID');
       return { user: await account.setEmail(actor, email) };
     },
   );
@@ -97,11 +95,11 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const actor = await requireActor(request);
       // Wrong current passwords count like failed sign-ins, so this is no side door for guessing.
       const key = `password-user:${actor.userId}`;
-      await app.rateLimiter.check(request.ip, key, limits.loginEmail);
+      await rateLimiter.check(request.ip, key, limits.loginEmail);
       try {
         await account.changePassword(actor, request.body.oldPassword, request.body.newPassword);
       } catch (err) {
-        await app.rateLimiter.record(request.ip, key, limits.loginEmail);
+        await rateLimiter.record(request.ip, key, limits.loginEmail);
         throw err;
       }
       return reply.code(204).send(null);
@@ -123,8 +121,8 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const email = request.params.email.trim().toLowerCase();
       if (email.length > LIMITS.email || !EMAIL_RE.test(email))
         throw badRequest(MSG.emailInvalidLong, 'EMAIL_INVALID');
-      await app.rateLimiter.consume(request.ip, `reset-ip:${request.ip}`, limits.resetIp);
-      await app.rateLimiter.consume(request.ip, `reset-email:${email}`, limits.resetEmail);
+      await rateLimiter.consume(request.ip, `reset-ip:${request.ip}`, limits.resetIp);
+      await rateLimiter.consume(request.ip, `reset-email:${email}`, limits.resetEmail);
       await account.requestPasswordReset(email);
       return reply.code(204).send(null);
     },

@@ -3,10 +3,11 @@
  * the hunter's public profile, tax and bank details (encrypted), identity documents.
  * Routes check the role; every method here takes the actor and validated input.
  */
-import type { CurrentUser, Hunter, User } from '@bountyhunt/shared/api';
-import { resetLink } from '@bountyhunt/shared/account';
-import { MSG } from '@bountyhunt/shared/messages';
-import { ROLE, hasRole } from '@bountyhunt/shared/roles';
+import type { CurrentUser, User } from '@bountyhunt/shared/users';
+import type { Hunter } from '@bountyhunt/shared/profiles';
+import { AUTH_MSG, resetLink } from '@bountyhunt/shared/auth';
+import { ACCOUNT_MSG } from '@bountyhunt/shared/account';
+import { hasRole, ROLE } from '@bountyhunt/shared/roles';
 import type { Actor, ServiceContext } from '../../context';
 import { isUniqueViolation } from '../../db/errors';
 import { badRequest, conflict, notAcceptable, notFound, unauthorized } from '../../errors';
@@ -28,6 +29,9 @@ import { updateUser } from '../users/users.repository';
 import {
   consumeResetCode,
   ensureHunter,
+  findStaleCiphertexts,
+  purgeResetCodes,
+  replaceCiphertexts,
   insertResetCode,
   retireResetCodes,
   updateHunter,
@@ -61,13 +65,13 @@ export class AccountService {
   async setHandle(actor: Actor, handle: string): Promise<CurrentUser> {
     const me = await this.user(actor);
     if (await isHandleTakenByOther(this.ctx.db, handle, me.id))
-      throw conflict(MSG.handleTaken, 'HANDLE_TAKEN');
+      throw conflict(ACCOUNT_MSG.handleTaken, 'HANDLE_TAKEN');
     let row;
     try {
       row = await updateUser(this.ctx.db, me.id, { handle });
     } catch (err) {
       // Two users racing for one handle: the unique index decides.
-      if (isUniqueViolation(err)) throw conflict(MSG.handleTaken, 'HANDLE_TAKEN');
+      if (isUniqueViolation(err)) throw conflict(ACCOUNT_MSG.handleTaken, 'HANDLE_TAKEN');
       throw err;
     }
     const hunter = hasRole(row.role, ROLE.hunter) ? await ensureHunter(this.ctx.db, row.id) : null;
@@ -83,12 +87,12 @@ export class AccountService {
     const next = email.trim().toLowerCase();
     if (next === me.email.toLowerCase()) return presentUser(me);
     if (await isEmailTakenByOther(this.ctx.db, next, me.id))
-      throw notAcceptable(MSG.emailChangeTaken, 'EMAIL_EXISTS');
+      throw notAcceptable(ACCOUNT_MSG.emailChangeTaken, 'EMAIL_EXISTS');
     let row;
     try {
       row = await updateUser(this.ctx.db, me.id, { email: next });
     } catch (err) {
-      if (isUniqueViolation(err)) throw notAcceptable(MSG.emailChangeTaken, 'EMAIL_EXISTS');
+      if (isUniqueViolation(err)) throw notAcceptable(ACCOUNT_MSG.emailChangeTaken, 'EMAIL_EXISTS');
       throw err;
     }
     await this.notify(emailChangedMail(me.email, next));
@@ -99,7 +103,7 @@ export class AccountService {
   async changePassword(actor: Actor, oldPassword: string, newPassword: string): Promise<void> {
     const me = await this.user(actor);
     if (!(await verifyPassword(me.passwordHash, oldPassword)))
-      throw badRequest(MSG.passwordWrong, 'WRONG_PASSWORD');
+      throw badRequest(ACCOUNT_MSG.passwordWrong, 'WRONG_PASSWORD');
     const passwordHash = await hashPassword(newPassword);
     await this.ctx.db.transaction(async (tx) => {
       await updateUser(tx, me.id, { passwordHash });
@@ -115,7 +119,7 @@ export class AccountService {
    */
   async requestPasswordReset(email: string): Promise<void> {
     const user = await findUserByEmail(this.ctx.db, email.trim());
-    if (!user) throw notFound(MSG.resetNotFound, 'EMAIL_NOT_FOUND');
+    if (!user) throw notFound(AUTH_MSG.resetNotFound, 'EMAIL_NOT_FOUND');
     const now = this.ctx.clock.now();
     const code = randomToken(32);
     await insertResetCode(this.ctx.db, {
@@ -141,7 +145,7 @@ export class AccountService {
       await retireResetCodes(tx, userId, now);
       return row.email;
     });
-    if (email === undefined) throw badRequest(MSG.resetCodeInvalid, 'RESET_CODE_INVALID');
+    if (email === undefined) throw badRequest(AUTH_MSG.resetCodeInvalid, 'RESET_CODE_INVALID');
     await this.notify(passwordChangedMail(email));
   }
 
@@ -177,7 +181,7 @@ export class AccountService {
   /** PUT /hunter/picture {picture: key} */
   async setPicture(actor: Actor, key: string): Promise<Hunter> {
     const me = await this.user(actor);
-    await this.ownImage(actor, key, 'public', MSG.pictureRequired);
+    await this.ownImage(actor, key, 'public', ACCOUNT_MSG.pictureRequired);
     return presentHunter(await updateHunter(this.ctx.db, me.id, { picture: key }), me.handle);
   }
 
@@ -225,13 +229,57 @@ export class AccountService {
 
   /** PUT /user/identity: two private uploads; the review happens elsewhere, status → pending. */
   async submitIdentity(actor: Actor, idFront: string, idSelfie: string): Promise<void> {
-    if (idFront === idSelfie) throw badRequest(MSG.idSelfieRequired, 'MEDIA_INVALID');
-    await this.ownImage(actor, idFront, 'private', MSG.idFrontRequired);
-    await this.ownImage(actor, idSelfie, 'private', MSG.idSelfieRequired);
+    if (idFront === idSelfie) throw badRequest(ACCOUNT_MSG.idSelfieRequired, 'MEDIA_INVALID');
+    await this.ownImage(actor, idFront, 'private', ACCOUNT_MSG.idFrontRequired);
+    await this.ownImage(actor, idSelfie, 'private', ACCOUNT_MSG.idSelfieRequired);
     await updateUser(this.ctx.db, actor.userId, {
       idFrontKey: idFront,
       idSelfieKey: idSelfie,
       identityStatus: 'pending',
     });
+  }
+
+  /**
+   * Re-encrypts SSNs and bank account numbers made with an earlier key (ENCRYPTION_KEY_PREVIOUS)
+   * under the current ENCRYPTION_KEY, in batches. Returns how many users were rewritten.
+   */
+  async reencryptStale(batch = 200): Promise<number> {
+    const { cipher, ctx } = this;
+    let done = 0;
+    let skipped = new Set<number>();
+    for (;;) {
+      const rows = (
+        await findStaleCiphertexts(ctx.db, cipher.currentKeyId, batch + skipped.size)
+      ).filter((r) => !skipped.has(r.id));
+      if (rows.length === 0) return done;
+      for (const row of rows) {
+        try {
+          const next = {
+            ssnEnc:
+              row.ssnEnc && cipher.isStale(row.ssnEnc)
+                ? cipher.encrypt(cipher.decrypt(row.ssnEnc))
+                : row.ssnEnc,
+            bankAccountEnc:
+              row.bankAccountEnc && cipher.isStale(row.bankAccountEnc)
+                ? cipher.encrypt(cipher.decrypt(row.bankAccountEnc))
+                : row.bankAccountEnc,
+          };
+          if (await replaceCiphertexts(ctx.db, row.id, row, next)) done += 1;
+        } catch (err) {
+          // A key that is no longer configured: leave the row, say so, go on with the others.
+          ctx.log.error(
+            { userId: row.id, err: { message: (err as Error).message } },
+            're-encryption failed',
+          );
+          skipped = new Set([...skipped, row.id]);
+        }
+      }
+    }
+  }
+
+  /** Reset codes older than a day are of no use to anyone: removed hourly. */
+  async purgeOldResetCodes(): Promise<number> {
+    const before = new Date(this.ctx.clock.now().getTime() - 24 * 3600 * 1000);
+    return purgeResetCodes(this.ctx.db, before);
   }
 }

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { MSG } from '@bountyhunt/shared/messages';
+import { ACCOUNT_MSG } from '@bountyhunt/shared/account';
+import { AUTH_MSG } from '@bountyhunt/shared/auth';
 import { users } from '../../db/schema';
 import { createTestApp, PASSWORD, signUp, uniqueEmail, type TestApp } from '../../../test/helper';
-import { insertMedia } from './account.test-support';
+import { insertMediaRow } from '../../../test/factories';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -15,7 +16,7 @@ const put = (url: string, auth: object, payload?: object) =>
   t.app.inject({ method: 'PUT', url, headers: auth as Record<string, string>, payload });
 
 async function dbUser(id: number) {
-  const [row] = await t.app.ctx.db.select().from(users).where(eq(users.id, id));
+  const [row] = await t.app.root.ctx.db.select().from(users).where(eq(users.id, id));
   return row!;
 }
 
@@ -44,7 +45,7 @@ describe('PUT /user/handle', () => {
     const m = await signUp(t.app);
     const res = await put('/user/handle', m.auth, { handle });
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe(MSG.handleRequired);
+    expect(res.json().message).toBe(ACCOUNT_MSG.handleRequired);
   });
 
   it('accepts 15 characters and no minimum', async () => {
@@ -62,7 +63,7 @@ describe('PUT /user/handle', () => {
     expect((await put('/user/handle', a.auth, { handle })).statusCode).toBe(200);
     const res = await put('/user/handle', b.auth, { handle: handle.toUpperCase() });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ message: MSG.handleTaken, code: 'HANDLE_TAKEN' });
+    expect(res.json()).toEqual({ message: ACCOUNT_MSG.handleTaken, code: 'HANDLE_TAKEN' });
   });
 
   it('two users racing for one handle: exactly one 200 and one 409', async () => {
@@ -109,7 +110,7 @@ describe('PUT /user/email/{email}', () => {
       const m = await signUp(t.app);
       const res = await put(`/user/email/${encodeURIComponent(bad)}`, m.auth);
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe(MSG.emailChangeInvalid);
+      expect(res.json().message).toBe(ACCOUNT_MSG.emailChangeInvalid);
     },
   );
 
@@ -118,7 +119,7 @@ describe('PUT /user/email/{email}', () => {
     const b = await signUp(t.app);
     const res = await put(`/user/email/${encodeURIComponent(a.email.toUpperCase())}`, b.auth);
     expect(res.statusCode).toBe(406);
-    expect(res.json().message).toBe(MSG.emailChangeTaken);
+    expect(res.json().message).toBe(ACCOUNT_MSG.emailChangeTaken);
   });
 
   it('needs a session', async () => {
@@ -160,7 +161,7 @@ describe('PUT /user/password', () => {
       newPassword: 'Another-pass2?',
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe(MSG.passwordWrong);
+    expect(res.json().message).toBe(ACCOUNT_MSG.passwordWrong);
   });
 
   it('checks the new password rule and the current password presence', async () => {
@@ -170,13 +171,13 @@ describe('PUT /user/password', () => {
       newPassword: 'short',
     });
     expect(weak.statusCode).toBe(400);
-    expect(weak.json().message).toBe(MSG.passwordCriteria);
+    expect(weak.json().message).toBe(AUTH_MSG.passwordCriteria);
     const none = await put('/user/password', m.auth, {
       oldPassword: '',
       newPassword: 'Another-pass2?',
     });
     expect(none.statusCode).toBe(400);
-    expect(none.json().message).toBe(MSG.currentPasswordRequired);
+    expect(none.json().message).toBe(ACCOUNT_MSG.currentPasswordRequired);
   });
 
   it('stops guessing the current password after the sign-in failure limit (429)', async () => {
@@ -225,7 +226,7 @@ describe('hunter profile: bio, stage name, picture', () => {
 
   it('sets the picture to an uploaded image of the user', async () => {
     const h = await signUp(t.app, { hunter: true });
-    const key = await insertMedia(t.app, h.userId);
+    const key = await insertMediaRow(t.db.handle.db, h.userId);
     const res = await put('/hunter/picture', h.auth, { picture: key });
     expect(res.statusCode).toBe(200);
     expect(res.json().picture).toBe(key);
@@ -236,17 +237,17 @@ describe('hunter profile: bio, stage name, picture', () => {
     const other = await signUp(t.app, { hunter: true });
     const keys = [
       'i-doesnotexist',
-      await insertMedia(t.app, other.userId),
-      await insertMedia(t.app, h.userId, { status: 'processing' }),
-      await insertMedia(t.app, h.userId, { visibility: 'private' }),
-      await insertMedia(t.app, h.userId, { kind: 'video' }),
+      await insertMediaRow(t.db.handle.db, other.userId),
+      await insertMediaRow(t.db.handle.db, h.userId, { status: 'processing' }),
+      await insertMediaRow(t.db.handle.db, h.userId, { visibility: 'private' }),
+      await insertMediaRow(t.db.handle.db, h.userId, { kind: 'video' }),
     ];
     for (const key of keys) {
       const res = await put('/hunter/picture', h.auth, { picture: key });
       expect(res.statusCode, key).toBe(400);
     }
     const empty = await put('/hunter/picture', h.auth, { picture: '' });
-    expect(empty.json().message).toBe(MSG.pictureRequired);
+    expect(empty.json().message).toBe(ACCOUNT_MSG.pictureRequired);
   });
 });
 
@@ -258,9 +259,9 @@ describe('tax information: name, address, SSN', () => {
     expect(ok.json().user).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace' });
     const blank = await put('/user/name', h.auth, { firstName: '  ', lastName: 'L' });
     expect(blank.statusCode).toBe(400);
-    expect(blank.json().message).toBe(MSG.firstNameRequired);
+    expect(blank.json().message).toBe(ACCOUNT_MSG.firstNameRequired);
     const noLast = await put('/user/name', h.auth, { firstName: 'A', lastName: '' });
-    expect(noLast.json().message).toBe(MSG.lastNameRequired);
+    expect(noLast.json().message).toBe(ACCOUNT_MSG.lastNameRequired);
     expect(
       (await put('/user/name', h.auth, { firstName: 'a'.repeat(31), lastName: 'L' })).statusCode,
     ).toBe(400);
@@ -274,15 +275,15 @@ describe('tax information: name, address, SSN', () => {
     expect(ok.json().user.taxAddress).toEqual(address);
     const noStreet = await put('/user/address', h.auth, { ...address, street: ' ' });
     expect(noStreet.statusCode).toBe(400);
-    expect(noStreet.json().message).toBe(MSG.streetRequired);
+    expect(noStreet.json().message).toBe(ACCOUNT_MSG.streetRequired);
     expect((await put('/user/address', h.auth, { ...address, city: '' })).json().message).toBe(
-      MSG.cityRequired,
+      ACCOUNT_MSG.cityRequired,
     );
     expect((await put('/user/address', h.auth, { ...address, state: '' })).json().message).toBe(
-      MSG.stateRequired,
+      ACCOUNT_MSG.stateRequired,
     );
     expect((await put('/user/address', h.auth, { ...address, zip: '' })).json().message).toBe(
-      MSG.zipRequired,
+      ACCOUNT_MSG.zipRequired,
     );
     expect(
       (await put('/user/address', h.auth, { ...address, street: 's'.repeat(51) })).statusCode,
@@ -313,7 +314,7 @@ describe('tax information: name, address, SSN', () => {
       const h = await signUp(t.app, { hunter: true });
       const res = await put(`/user/ssn/${encodeURIComponent(bad)}`, h.auth);
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe(MSG.ssnIncomplete);
+      expect(res.json().message).toBe(ACCOUNT_MSG.ssnIncomplete);
     },
   );
 });
@@ -337,7 +338,7 @@ describe('PUT /user/bank', () => {
     expect(res.body).not.toContain(good.accountNumber);
     const row = await dbUser(h.userId);
     expect(row.bankAccountEnc).not.toContain(good.accountNumber);
-    expect(t.app.ctx.config).toBeDefined();
+    expect(t.app.root.ctx.config).toBeDefined();
   });
 
   it('defaults the account type to checking', async () => {
@@ -348,13 +349,17 @@ describe('PUT /user/bank', () => {
   });
 
   it.each([
-    ['a routing number with a bad check digit', { routingNumber: '011000016' }, MSG.routingInvalid],
-    ['an 8-digit routing number', { routingNumber: '01100001' }, MSG.routingInvalid],
-    ['a 4-digit account number', { accountNumber: '1234' }, MSG.accountInvalid],
-    ['a 21-digit account number', { accountNumber: '1'.repeat(21) }, MSG.accountInvalid],
-    ['letters in the account number', { accountNumber: '12345a' }, MSG.accountInvalid],
-    ['no bank name', { name: ' ' }, MSG.bankNameRequired],
-    ['a 51-character bank name', { name: 'b'.repeat(51) }, MSG.bankNameRequired],
+    [
+      'a routing number with a bad check digit',
+      { routingNumber: '011000016' },
+      ACCOUNT_MSG.routingInvalid,
+    ],
+    ['an 8-digit routing number', { routingNumber: '01100001' }, ACCOUNT_MSG.routingInvalid],
+    ['a 4-digit account number', { accountNumber: '1234' }, ACCOUNT_MSG.accountInvalid],
+    ['a 21-digit account number', { accountNumber: '1'.repeat(21) }, ACCOUNT_MSG.accountInvalid],
+    ['letters in the account number', { accountNumber: '12345a' }, ACCOUNT_MSG.accountInvalid],
+    ['no bank name', { name: ' ' }, ACCOUNT_MSG.bankNameRequired],
+    ['a 51-character bank name', { name: 'b'.repeat(51) }, ACCOUNT_MSG.bankNameRequired],
   ])('refuses %s', async (_what, change, message) => {
     const h = await signUp(t.app, { hunter: true });
     const res = await put('/user/bank', h.auth, { ...good, ...change });
@@ -376,8 +381,8 @@ describe('PUT /user/bank', () => {
 describe('PUT /user/identity', () => {
   it('records two private uploads and sets the status to pending', async () => {
     const h = await signUp(t.app, { hunter: true });
-    const idFront = await insertMedia(t.app, h.userId, { visibility: 'private' });
-    const idSelfie = await insertMedia(t.app, h.userId, { visibility: 'private' });
+    const idFront = await insertMediaRow(t.db.handle.db, h.userId, { visibility: 'private' });
+    const idSelfie = await insertMediaRow(t.db.handle.db, h.userId, { visibility: 'private' });
     const res = await put('/user/identity', h.auth, { idFront, idSelfie, ageConfirmed: true });
     expect(res.statusCode).toBe(204);
     const me = await t.app.inject({ method: 'GET', url: '/user', headers: h.auth });
@@ -388,18 +393,18 @@ describe('PUT /user/identity', () => {
   it('needs both photos, the age confirmation, private uploads of the user', async () => {
     const h = await signUp(t.app, { hunter: true });
     const other = await signUp(t.app, { hunter: true });
-    const priv = await insertMedia(t.app, h.userId, { visibility: 'private' });
-    const priv2 = await insertMedia(t.app, h.userId, { visibility: 'private' });
-    const pub = await insertMedia(t.app, h.userId);
-    const foreign = await insertMedia(t.app, other.userId, { visibility: 'private' });
+    const priv = await insertMediaRow(t.db.handle.db, h.userId, { visibility: 'private' });
+    const priv2 = await insertMediaRow(t.db.handle.db, h.userId, { visibility: 'private' });
+    const pub = await insertMediaRow(t.db.handle.db, h.userId);
+    const foreign = await insertMediaRow(t.db.handle.db, other.userId, { visibility: 'private' });
     const cases: [object, string | null][] = [
-      [{ idSelfie: priv, ageConfirmed: true }, MSG.idFrontRequired],
-      [{ idFront: priv, idSelfie: '', ageConfirmed: true }, MSG.idSelfieRequired],
-      [{ idFront: priv, idSelfie: priv2 }, MSG.ageRequired],
-      [{ idFront: priv, idSelfie: priv2, ageConfirmed: false }, MSG.ageRequired],
+      [{ idSelfie: priv, ageConfirmed: true }, ACCOUNT_MSG.idFrontRequired],
+      [{ idFront: priv, idSelfie: '', ageConfirmed: true }, ACCOUNT_MSG.idSelfieRequired],
+      [{ idFront: priv, idSelfie: priv2 }, ACCOUNT_MSG.ageRequired],
+      [{ idFront: priv, idSelfie: priv2, ageConfirmed: false }, ACCOUNT_MSG.ageRequired],
       [{ idFront: pub, idSelfie: priv2, ageConfirmed: true }, null],
-      [{ idFront: foreign, idSelfie: priv2, ageConfirmed: true }, MSG.idFrontRequired],
-      [{ idFront: priv, idSelfie: priv, ageConfirmed: true }, MSG.idSelfieRequired],
+      [{ idFront: foreign, idSelfie: priv2, ageConfirmed: true }, ACCOUNT_MSG.idFrontRequired],
+      [{ idFront: priv, idSelfie: priv, ageConfirmed: true }, ACCOUNT_MSG.idSelfieRequired],
     ];
     for (const [body, message] of cases) {
       const res = await put('/user/identity', h.auth, body);

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { MSG } from '@bountyhunt/shared/messages';
+import { AUTH_MSG } from '@bountyhunt/shared/auth';
 import { passwordResets } from '../../db/schema';
 import { createTestApp, PASSWORD, signUp, uniqueEmail, type TestApp } from '../../../test/helper';
-import { startSmtpReceiver, type SmtpReceiver } from './smtp-receiver.test-support';
+import { startSmtpReceiver, type SmtpReceiver } from '../../../test/smtp-receiver';
 
 const WEB = 'https://bountyhunt.example';
 let t: TestApp;
@@ -68,7 +68,7 @@ describe('password reset over SMTP', () => {
     expect(mail.html).toContain('Change Your Password');
 
     // Stored only as a hash.
-    const rows = await t.app.ctx.db
+    const rows = await t.app.root.ctx.db
       .select()
       .from(passwordResets)
       .where(eq(passwordResets.userId, u.userId));
@@ -83,7 +83,7 @@ describe('password reset over SMTP', () => {
 
     const second = await reset(code, 'Another-pass4$');
     expect(second.statusCode).toBe(400);
-    expect(second.json().message).toBe(MSG.resetCodeInvalid);
+    expect(second.json().message).toBe(AUTH_MSG.resetCodeInvalid);
     expect((await login(u.email, 'Another-pass4$')).statusCode).toBe(400);
   });
 
@@ -105,7 +105,7 @@ describe('password reset over SMTP', () => {
     t.clock.advance(3600 * 1000 + 1);
     const res = await reset(code);
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe(MSG.resetCodeInvalid);
+    expect(res.json().message).toBe(AUTH_MSG.resetCodeInvalid);
     expect((await login(u.email, PASSWORD)).statusCode).toBe(200);
   });
 
@@ -120,7 +120,7 @@ describe('password reset over SMTP', () => {
     const seen = smtp.mails.length;
     const res = await requestReset(uniqueEmail('nobody'));
     expect(res.statusCode).toBe(404);
-    expect(res.json().message).toBe(MSG.resetNotFound);
+    expect(res.json().message).toBe(AUTH_MSG.resetNotFound);
     await new Promise((r) => setTimeout(r, 200));
     expect(smtp.mails.length).toBe(seen);
   });
@@ -128,13 +128,13 @@ describe('password reset over SMTP', () => {
   it('answers 400 for a malformed e-mail, a garbage code or a weak new password', async () => {
     const bad = await requestReset('not-an-email');
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toBe(MSG.emailInvalidLong);
+    expect(bad.json().message).toBe(AUTH_MSG.emailInvalidLong);
     expect((await reset('garbage')).statusCode).toBe(400);
     const u = await signUp(t.app);
     const { code } = await mailedCode(u.email);
     const weak = await reset(code, 'weak');
     expect(weak.statusCode).toBe(400);
-    expect(weak.json().message).toBe(MSG.passwordCriteria);
+    expect(weak.json().message).toBe(AUTH_MSG.passwordCriteria);
     // The weak attempt did not use the code up.
     expect((await reset(code)).statusCode).toBe(204);
   });

@@ -1,11 +1,11 @@
-import { authAnswer, errorAnswer } from '@bountyhunt/shared/api';
-import { loginSchema } from '@bountyhunt/shared/schemas';
+import { authAnswer, loginSchema } from '@bountyhunt/shared/auth';
+import { errorAnswer } from '@bountyhunt/shared/users';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest } from '../../errors';
 
 const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const limits = app.deps.config.rateLimits;
+  const limits = app.root.config.rateLimits;
 
   app.post(
     '/auth',
@@ -20,12 +20,12 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { email, password } = request.body;
       const emailKey = `login-email:${email.trim().toLowerCase()}`;
-      await app.rateLimiter.consume(request.ip, `login-ip:${request.ip}`, limits.loginIp);
-      await app.rateLimiter.check(request.ip, emailKey, limits.loginEmail);
+      await app.root.rateLimiter.consume(request.ip, `login-ip:${request.ip}`, limits.loginIp);
+      await app.root.rateLimiter.check(request.ip, emailKey, limits.loginEmail);
       try {
-        return await app.services.auth.login(email, password);
+        return await app.root.services.auth.login(email, password);
       } catch (err) {
-        await app.rateLimiter.record(request.ip, emailKey, limits.loginEmail);
+        await app.root.rateLimiter.record(request.ip, emailKey, limits.loginEmail);
         throw err;
       }
     },
@@ -43,7 +43,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       if (!request.params.token.trim()) throw badRequest('Missing token.');
-      await app.services.auth.logout(request.params.token);
+      await app.root.services.auth.logout(request.params.token);
       return reply.code(204).send(null);
     },
   );

@@ -1,5 +1,4 @@
-import { MSG } from '@bountyhunt/shared/messages';
-import type { AuthAnswer } from '@bountyhunt/shared/api';
+import { AUTH_MSG, type AuthAnswer } from '@bountyhunt/shared/auth';
 import type { Actor, ServiceContext } from '../../context';
 import { badRequest } from '../../errors';
 import { dummyPasswordHash, verifyPassword } from '../../lib/password';
@@ -27,7 +26,7 @@ export class AuthService {
     const ok = user
       ? await verifyPassword(user.passwordHash, password)
       : (await verifyPassword(await dummyPasswordHash(), password), false);
-    if (!user || !ok) throw badRequest(MSG.loginInvalid, 'INVALID_CREDENTIALS');
+    if (!user || !ok) throw badRequest(AUTH_MSG.loginInvalid, 'INVALID_CREDENTIALS');
     const token = await this.createSession(user.id);
     return { token, user: presentUser(user) };
   }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { MSG } from '@bountyhunt/shared/messages';
+import { AUTH_MSG } from '@bountyhunt/shared/auth';
+import { API_MSG } from '@bountyhunt/shared/api';
 import { queryRows } from '../../db/client';
 import { createTestApp, PASSWORD, signUp, uniqueEmail, type TestApp } from '../../../test/helper';
 
@@ -82,7 +83,7 @@ describe('registration (POST /user)', () => {
       payload: { email: email.toUpperCase(), password: PASSWORD, hunter: true },
     });
     expect(res.statusCode).toBe(406);
-    expect(res.json()).toEqual({ message: MSG.emailExists, code: 'EMAIL_EXISTS' });
+    expect(res.json()).toEqual({ message: AUTH_MSG.emailExists, code: 'EMAIL_EXISTS' });
   });
 
   it('lets exactly one of two racing registrations of one e-mail win', async () => {
@@ -105,14 +106,26 @@ describe('registration (POST /user)', () => {
   });
 
   it.each([
-    ['no at sign', { email: 'nope.example.com', password: PASSWORD }, MSG.emailInvalid],
-    ['whitespace', { email: 'a b@example.com', password: PASSWORD }, MSG.emailInvalid],
-    ['no dot in domain', { email: 'a@example', password: PASSWORD }, MSG.emailInvalid],
-    ['too long', { email: `${'a'.repeat(320)}@example.com`, password: PASSWORD }, MSG.emailInvalid],
-    ['short password', { email: 'ok@example.com', password: 'Aa!4567' }, MSG.passwordInvalid],
-    ['no uppercase', { email: 'ok@example.com', password: 'secret-pass1!' }, MSG.passwordInvalid],
-    ['no lowercase', { email: 'ok@example.com', password: 'SECRET-PASS1!' }, MSG.passwordInvalid],
-    ['no special', { email: 'ok@example.com', password: 'SecretPass1' }, MSG.passwordInvalid],
+    ['no at sign', { email: 'nope.example.com', password: PASSWORD }, AUTH_MSG.emailInvalid],
+    ['whitespace', { email: 'a b@example.com', password: PASSWORD }, AUTH_MSG.emailInvalid],
+    ['no dot in domain', { email: 'a@example', password: PASSWORD }, AUTH_MSG.emailInvalid],
+    [
+      'too long',
+      { email: `${'a'.repeat(320)}@example.com`, password: PASSWORD },
+      AUTH_MSG.emailInvalid,
+    ],
+    ['short password', { email: 'ok@example.com', password: 'Aa!4567' }, AUTH_MSG.passwordInvalid],
+    [
+      'no uppercase',
+      { email: 'ok@example.com', password: 'secret-pass1!' },
+      AUTH_MSG.passwordInvalid,
+    ],
+    [
+      'no lowercase',
+      { email: 'ok@example.com', password: 'SECRET-PASS1!' },
+      AUTH_MSG.passwordInvalid,
+    ],
+    ['no special', { email: 'ok@example.com', password: 'SecretPass1' }, AUTH_MSG.passwordInvalid],
   ])('refuses %s with 400 and the SPEC.md message', async (_name, payload, message) => {
     const res = await t.app.inject({
       method: 'POST',
@@ -150,7 +163,7 @@ describe('sessions (POST /auth, GET /user, DELETE /auth/{token})', () => {
     expect(out.statusCode).toBe(204);
     const after = await t.app.inject({ method: 'GET', url: '/user', headers: s.auth });
     expect(after.statusCode).toBe(401);
-    expect(after.json()).toEqual({ message: MSG.unauthorized, code: 'UNAUTHORIZED' });
+    expect(after.json()).toEqual({ message: API_MSG.unauthorized, code: 'UNAUTHORIZED' });
   });
 
   it('answers POST /auth with {token, user}', async () => {
@@ -173,7 +186,7 @@ describe('sessions (POST /auth, GET /user, DELETE /auth/{token})', () => {
     ]) {
       const res = await t.app.inject({ method: 'POST', url: '/auth', payload });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ message: MSG.loginInvalid, code: 'INVALID_CREDENTIALS' });
+      expect(res.json()).toEqual({ message: AUTH_MSG.loginInvalid, code: 'INVALID_CREDENTIALS' });
     }
   });
 
@@ -236,7 +249,7 @@ describe('rate limits', () => {
     });
     expect(blocked.statusCode).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
-    expect(blocked.json()).toEqual({ message: MSG.tooManyRequests, code: 'TOO_MANY_REQUESTS' });
+    expect(blocked.json()).toEqual({ message: API_MSG.tooManyRequests, code: 'TOO_MANY_REQUESTS' });
     t.clock.advance(15 * 60 * 1000 + 1000);
     const ok = await t.app.inject({
       method: 'POST',

@@ -1,20 +1,22 @@
 import type { JobDefinition } from '../../jobs/types';
-import { BillingService, RENEW_JOB } from './billing.service';
+import { RENEW_JOB, type BillingService } from './billing.service';
 
 /**
- * Background jobs of the billing feature (registered in jobs/registry.ts).
+ * Background jobs of the billing feature (collected by the composition root).
  * Renewals run every 15 minutes; each due member is charged once per attempt (see
  * billing.service.ts), so an overlapping or repeated run is harmless.
  */
-export const renewMembershipsJob: JobDefinition = {
-  name: RENEW_JOB,
-  schedule: '*/15 * * * *',
-  retryLimit: 3,
-  retryDelaySeconds: 60,
-  retryBackoff: true,
-  async handler(ctx) {
-    await new BillingService(ctx).renewDue();
-  },
-};
-
-export const billingJobs: JobDefinition[] = [renewMembershipsJob];
+export function billingJobs(billing: BillingService): JobDefinition[] {
+  return [
+    {
+      name: RENEW_JOB,
+      schedule: '*/15 * * * *',
+      retryLimit: 3,
+      retryDelaySeconds: 60,
+      retryBackoff: true,
+      handler: async () => {
+        await billing.renewDue();
+      },
+    },
+  ];
+}

@@ -1,17 +1,16 @@
 /** Billing routes (SPEC.md §7): plan, membership start, card, membership summary and silver. */
 import { z } from 'zod';
-import { userAnswer, errorAnswer } from '@bountyhunt/shared/api';
+import { errorAnswer, userAnswer } from '@bountyhunt/shared/users';
 import {
-  PAYMENT_MSG,
+  cardSchema,
   membershipAnswer,
+  PAYMENT_MSG,
   silverAnswer,
   silverQuery,
 } from '@bountyhunt/shared/billing';
 import { ROLE } from '@bountyhunt/shared/roles';
-import { cardSchema } from '@bountyhunt/shared/schemas';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireRole } from '../../plugins/auth';
-import { BillingService } from './billing.service';
 
 /** Card attempts per member: stops a stolen session from testing card numbers. */
 const CARD_ATTEMPTS = { limit: 20, windowMs: 3600_000 };
@@ -25,7 +24,8 @@ const errors = {
 };
 
 const billingRoutes: FastifyPluginAsyncZod = async (app) => {
-  const billing = new BillingService(app.ctx);
+  const { billing } = app.root.services;
+  const { rateLimiter } = app.root;
 
   app.put(
     '/user/membership/:planIndex',
@@ -68,7 +68,7 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const actor = await requireRole(request, ROLE.member);
-      await app.rateLimiter.consume(request.ip, `card:${actor.userId}`, CARD_ATTEMPTS);
+      await rateLimiter.consume(request.ip, `card:${actor.userId}`, CARD_ATTEMPTS);
       return billing.startMembership(actor, request.body, request.headers['idempotency-key']);
     },
   );
@@ -87,7 +87,7 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const actor = await requireRole(request, ROLE.member);
-      await app.rateLimiter.consume(request.ip, `card:${actor.userId}`, CARD_ATTEMPTS);
+      await rateLimiter.consume(request.ip, `card:${actor.userId}`, CARD_ATTEMPTS);
       await billing.replaceCard(actor, request.body);
       return reply.code(204).send(null);
     },

@@ -20,16 +20,20 @@
  */
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { PAYMENT_MSG, type MembershipAnswer } from '@bountyhunt/shared/billing';
-import { DEFAULT_PLAN_INDEX, PLANS, formatCents } from '@bountyhunt/shared/plans';
-import { ROLE, hasRole } from '@bountyhunt/shared/roles';
-import type { User } from '@bountyhunt/shared/api';
-import type { CardInput } from '@bountyhunt/shared/schemas';
+import {
+  type CardInput,
+  DEFAULT_PLAN_INDEX,
+  formatCents,
+  type MembershipAnswer,
+  PAYMENT_MSG,
+  PLANS,
+} from '@bountyhunt/shared/billing';
+import { hasRole, ROLE } from '@bountyhunt/shared/roles';
+import type { User } from '@bountyhunt/shared/users';
 import type { Actor, ServiceContext } from '../../context';
 import { users, type UserRow } from '../../db/schema';
 import { type AppError, badRequest, forbidden, paymentRequired, unauthorized } from '../../errors';
 import { CardError, type CardToken, type PaymentGateway } from '../../payments/gateway';
-import { paymentGatewayFor } from '../../payments/gateways';
 import { presentUser } from '../users/users.present';
 import { findUserById } from '../users/users.read';
 import {
@@ -89,12 +93,8 @@ export interface RenewalOutcome {
 export class BillingService {
   constructor(
     private readonly ctx: ServiceContext,
-    private readonly gatewayOverride?: PaymentGateway,
+    private readonly gateway: PaymentGateway,
   ) {}
-
-  private get gateway(): PaymentGateway {
-    return this.gatewayOverride ?? paymentGatewayFor(this.ctx);
-  }
 
   private async member(actor: Actor): Promise<UserRow> {
     const user = await findUserById(this.ctx.db, actor.userId);

@@ -4,11 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { charges, users } from '../../db/schema';
-import { type RecordingJobQueue } from '../../jobs/types';
-import { TestClock } from '../../lib/clock';
+import { ManualClock } from '../../lib/clock';
 import { SANDBOX_CARDS } from '../../payments/sandbox-gateway';
 import { PASSWORD, createTestApp, signUp, type TestApp } from '../../../test/helper';
-import { renewMembershipsJob } from './billing.jobs';
 import { MAX_RENEWAL_ATTEMPTS, RENEW_JOB, addMonths } from './billing.service';
 
 const DAY = 24 * 3600 * 1000;
@@ -16,7 +14,7 @@ const T0 = new Date('2026-01-31T10:00:00Z');
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ clock: new TestClock(T0) });
+  t = await createTestApp({ clock: new ManualClock(T0) });
 });
 afterAll(() => t.close());
 
@@ -31,7 +29,7 @@ const CARD = {
 
 type Auth = { authorization: string };
 
-const runJob = () => renewMembershipsJob.handler(t.app.ctx, {});
+const runJob = () => t.runJob(RENEW_JOB);
 const clock = () => t.clock;
 
 async function member(plan?: number): Promise<{ auth: Auth; userId: number; email: string }> {
@@ -96,8 +94,8 @@ describe('addMonths', () => {
 
 describe('monthly renewal job', () => {
   it('is a scheduled job definition', () => {
-    expect(renewMembershipsJob.name).toBe(RENEW_JOB);
-    expect(renewMembershipsJob.schedule).toBe('*/15 * * * *');
+    const def = t.root.jobDefinitions.find((d) => d.name === RENEW_JOB);
+    expect(def?.schedule).toBe('*/15 * * * *');
   });
 
   it('renews a day before the end: charges, extends by a month from the end and credits silver, once', async () => {
@@ -229,7 +227,7 @@ describe('monthly renewal job', () => {
   });
 
   it('retries at once when a member in the retry window saves a new card', async () => {
-    const jobs = t.app.ctx.jobs as RecordingJobQueue;
+    const { jobs } = t;
     clock().set(T0);
     const m = await member(0);
     await setCard(m.auth, SANDBOX_CARDS.declinesCharges);

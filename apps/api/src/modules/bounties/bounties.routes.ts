@@ -1,21 +1,21 @@
 /** Bounties, rounds, claims and votes (SPEC.md §7; CONTRACT.md "Bounties and rounds"). */
-import { errorAnswer } from '@bountyhunt/shared/api';
+import { errorAnswer } from '@bountyhunt/shared/users';
 import {
   bountyAnswer,
+  bountyCreateSchema,
   bountySearchSchema,
   claimAnswer,
   claimCreateSchema,
   feedAnswer,
-  NEXT_CURSOR_HEADER,
   roundCreateSchema,
+  voteSchema,
 } from '@bountyhunt/shared/bounties';
-import { bountyCreateSchema, voteSchema } from '@bountyhunt/shared/schemas';
+import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/api';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../errors';
 import { requireActor } from '../../plugins/auth';
 import { CompressedOnce, sendJson } from '../../plugins/compress';
-import { BountiesService } from './bounties.service';
 
 const idParams = z.object({ id: z.string().max(20) });
 
@@ -30,7 +30,8 @@ function pathId(value: string): number {
 const errors = { 400: errorAnswer, 401: errorAnswer, 403: errorAnswer, 404: errorAnswer };
 
 const bountiesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = new BountiesService(app.ctx);
+  const service = app.root.services.bounties;
+  const { rateLimiter } = app.root;
 
   app.post(
     '/bounty',
@@ -178,10 +179,10 @@ const bountiesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const actor = await requireActor(request);
-      await app.rateLimiter.consume(
+      await rateLimiter.consume(
         request.ip,
         `vote-user:${actor.userId}`,
-        app.deps.config.rateLimits.voteUser,
+        app.root.config.rateLimits.voteUser,
       );
       return service.vote(actor, request.body);
     },

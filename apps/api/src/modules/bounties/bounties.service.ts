@@ -3,19 +3,21 @@
  * rounds" and "Money and tokens" lives here. Money and vote changes are single transactions.
  */
 import {
-  BOUNTY_MSG,
-  FEED_CLAIMS_PER_ROUND,
-  SEARCH_PAGE,
   type Bounty,
+  BOUNTY_MSG,
+  type bountyCreateSchema,
   type BountySearchInput,
   type Claim,
   type ClaimCreateInput,
+  FEED_CLAIMS_PER_ROUND,
   feedAnswer,
+  type roundCreateSchema,
+  SEARCH_PAGE,
+  type voteSchema,
 } from '@bountyhunt/shared/bounties';
 import { hasRole, ROLE } from '@bountyhunt/shared/roles';
+import { PAYMENT_MSG } from '@bountyhunt/shared/billing';
 import { z } from 'zod';
-import type { bountyCreateSchema, voteSchema } from '@bountyhunt/shared/schemas';
-import type { roundCreateSchema } from '@bountyhunt/shared/bounties';
 import type { Actor, ServiceContext } from '../../context';
 import { badRequest, conflict, forbidden, notFound, paymentRequired } from '../../errors';
 import { getMedia } from '../media/media.service';
@@ -25,10 +27,9 @@ import * as claimsRepo from './claims.repository';
 import { bountyRowToSearchRow, searchBounties, type SearchCursor } from './search.repository';
 import * as votesRepo from './votes.repository';
 import { groupRounds, presentBounty, presentClaim } from './bounties.present';
-import { feedCacheFor, type FeedCache, type FeedPage } from './feed-cache';
+import type { FeedCache, FeedPage } from './feed-cache';
 import { creditSilver, creditSilverMany, debitSilver } from '../billing/silver.service';
 import { isUniqueViolation } from '../../db/errors';
-import { PAYMENT_MSG } from '@bountyhunt/shared/billing';
 
 type BountyCreateInput = z.infer<typeof bountyCreateSchema>;
 type RoundCreateInput = z.infer<typeof roundCreateSchema>;
@@ -70,14 +71,14 @@ export function decodeCursor(value: string): SearchCursor {
 }
 
 export class BountiesService {
-  constructor(private readonly ctx: ServiceContext) {}
+  constructor(
+    private readonly ctx: ServiceContext,
+    /** One per running API (composition root), shared by routes and jobs. */
+    private readonly feedCache: FeedCache,
+  ) {}
 
   private now(): Date {
     return this.ctx.clock.now();
-  }
-
-  private get feedCache(): FeedCache {
-    return feedCacheFor(this.ctx, this.ctx.config.FEED_CACHE_MS);
   }
 
   /** Role 1 with a membership valid now (CONTRACT.md: posting and voting need it). */

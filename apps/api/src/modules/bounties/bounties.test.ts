@@ -1,11 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { PAYMENT_MSG } from '@bountyhunt/shared/billing';
-import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/bounties';
-import { MSG } from '@bountyhunt/shared/messages';
+import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/api';
+import { BOUNTY_MSG } from '@bountyhunt/shared/bounties';
 import { bounties, silverLedger } from '../../db/schema';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
-import { activeMember, postBounty, postClaim, silverOf, type Session } from './bounties.fixtures';
+import {
+  activeMember,
+  postBounty,
+  postClaim,
+  silverOf,
+  type Session,
+} from '../../../test/factories';
 import { toPrefixQuery } from './bounties.service';
 
 let t: TestApp;
@@ -89,12 +95,12 @@ describe('POST /bounty', () => {
     for (const title of ['', '   ']) {
       const res = await post(member, { title, seconds: 7200 });
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe(MSG.titleBlank);
+      expect(res.json().message).toBe(BOUNTY_MSG.titleBlank);
     }
     for (const seconds of [3600, 60, -1, 1.5, '7200']) {
       const res = await post(member, { title: 'x', seconds });
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe(MSG.hoursInvalid);
+      expect(res.json().message).toBe(BOUNTY_MSG.hoursInvalid);
     }
     expect((await post(member, { title: 'x', seconds: 3601 })).statusCode).toBe(200);
     expect((await post(member, { title: 'x', seconds: 7200, mediaType: 3 })).statusCode).toBe(400);

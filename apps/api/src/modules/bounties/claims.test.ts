@@ -3,13 +3,8 @@ import { eq } from 'drizzle-orm';
 import { BOUNTY_MSG } from '@bountyhunt/shared/bounties';
 import { users } from '../../db/schema';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
-import {
-  activeMember,
-  postBounty,
-  postClaim,
-  uploadedMedia,
-  type Session,
-} from './bounties.fixtures';
+import { activeMember, postBounty, postClaim, type Session } from '../../../test/factories';
+import { insertMediaRow } from '../../../test/factories';
 
 let t: TestApp;
 let member: Session;
@@ -29,7 +24,7 @@ const claim = (s: Session | null, payload: object) =>
 
 describe('POST /claim', () => {
   it('puts the hunter’s uploaded media into the current round and answers the claim', async () => {
-    const key = await uploadedMedia(t.db.handle.db, hunter.userId);
+    const key = await insertMediaRow(t.db.handle.db, hunter.userId);
     const res = await claim(hunter, { bountyId, roundId: 1, media: key, multiple: true });
     expect(res.statusCode).toBe(200);
     const c = res.json();
@@ -50,15 +45,21 @@ describe('POST /claim', () => {
   });
 
   it('accepts a video whose preview is still being made', async () => {
-    const key = await uploadedMedia(t.db.handle.db, hunter.userId, 'video', 'processing');
+    const key = await insertMediaRow(t.db.handle.db, hunter.userId, {
+      kind: 'video',
+      status: 'processing',
+    });
     const res = await claim(hunter, { bountyId, roundId: 1, media: key });
     expect(res.statusCode).toBe(200);
   });
 
   it('refuses media that is unknown, someone else’s or failed', async () => {
     const other = await signUp(t.app, { hunter: true });
-    const theirs = await uploadedMedia(t.db.handle.db, other.userId);
-    const failed = await uploadedMedia(t.db.handle.db, hunter.userId, 'image', 'failed');
+    const theirs = await insertMediaRow(t.db.handle.db, other.userId);
+    const failed = await insertMediaRow(t.db.handle.db, hunter.userId, {
+      kind: 'image',
+      status: 'failed',
+    });
     for (const media of ['i-does-not-exist', theirs]) {
       const res = await claim(hunter, { bountyId, roundId: 1, media });
       expect(res.statusCode).toBe(400);
@@ -69,7 +70,7 @@ describe('POST /claim', () => {
   });
 
   it('needs a hunter: 401 anonymous, 403 member', async () => {
-    const key = await uploadedMedia(t.db.handle.db, member.userId);
+    const key = await insertMediaRow(t.db.handle.db, member.userId);
     expect((await claim(null, { bountyId, roundId: 1, media: key })).statusCode).toBe(401);
     const res = await claim(member, { bountyId, roundId: 1, media: key });
     expect(res.statusCode).toBe(403);
@@ -77,7 +78,7 @@ describe('POST /claim', () => {
   });
 
   it('is 404 for an unknown bounty and 409 for a round that is not the current one', async () => {
-    const key = await uploadedMedia(t.db.handle.db, hunter.userId);
+    const key = await insertMediaRow(t.db.handle.db, hunter.userId);
     expect((await claim(hunter, { bountyId: 999999, roundId: 1, media: key })).statusCode).toBe(
       404,
     );
@@ -90,7 +91,7 @@ describe('POST /claim', () => {
     const { bountyId: b } = await postBounty(t.app, member, { title: 'One each' });
     const h = await signUp(t.app, { hunter: true });
     const keys = await Promise.all(
-      Array.from({ length: 5 }, () => uploadedMedia(t.db.handle.db, h.userId)),
+      Array.from({ length: 5 }, () => insertMediaRow(t.db.handle.db, h.userId)),
     );
     const results = await Promise.all(
       keys.map((media) => claim(h, { bountyId: b, roundId: 1, media, multiple: false })),
@@ -105,7 +106,7 @@ describe('POST /claim', () => {
 
   it('is 409 once the round has ended', async () => {
     const { bountyId: b } = await postBounty(t.app, member, { title: 'Short', seconds: 3601 });
-    const key = await uploadedMedia(t.db.handle.db, hunter.userId);
+    const key = await insertMediaRow(t.db.handle.db, hunter.userId);
     t.clock.advance(3602_000);
     const res = await claim(hunter, { bountyId: b, roundId: 1, media: key });
     expect(res.statusCode).toBe(409);

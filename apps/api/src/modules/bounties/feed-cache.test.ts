@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/bounties';
+import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/api';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
-import { activeMember, postBounty, postClaim, type Session } from './bounties.fixtures';
-import { BountiesService } from './bounties.service';
+import { activeMember, postBounty, postClaim, type Session } from '../../../test/factories';
 import { FeedCache, type FeedPage } from './feed-cache';
 
 describe('FeedCache', () => {
@@ -70,7 +69,7 @@ describe('POST /bounty/search with the feed cache on', () => {
     const res = await search();
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
-    const direct = await new BountiesService(t.app.ctx).search({ term: '' });
+    const direct = await t.root.services.bounties.search({ term: '' });
     expect(res.json()).toEqual(JSON.parse(JSON.stringify(direct.items)));
     expect(res.headers[NEXT_CURSOR_HEADER]).toBe(direct.nextCursor);
     const next = await search({ term: '', cursor: res.headers[NEXT_CURSOR_HEADER] });

@@ -71,12 +71,3 @@ export class FeedCache {
     return this.entries.size;
   }
 }
-
-const caches = new WeakMap<object, FeedCache>();
-
-/** One cache per running app (keyed by its service context), shared by routes and jobs. */
-export function feedCacheFor(owner: object, ttlMs: number): FeedCache {
-  let cache = caches.get(owner);
-  if (!cache) caches.set(owner, (cache = new FeedCache(ttlMs)));
-  return cache;
-}

@@ -2,10 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { BOUNTY_MSG } from '@bountyhunt/shared/bounties';
 import { roundStatus, ROUND_STATUS } from '@bountyhunt/shared/format';
-import { jobDefinitions } from '../../jobs/registry';
 import { rounds, silverLedger } from '../../db/schema';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
-import { activeMember, postBounty, postClaim, silverOf, type Session } from './bounties.fixtures';
+import {
+  activeMember,
+  postBounty,
+  postClaim,
+  silverOf,
+  type Session,
+} from '../../../test/factories';
 import { CLOSE_ROUNDS_JOB } from './bounties.jobs';
 
 let t: TestApp;
@@ -21,8 +26,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const HOUR = 3600_000;
-const job = () => jobDefinitions.find((j) => j.name === CLOSE_ROUNDS_JOB)!;
-const runJob = () => job().handler(t.app.ctx, {});
+const runJob = () => t.runJob(CLOSE_ROUNDS_JOB);
 const getBounty = async (id: number) =>
   (await t.app.inject({ method: 'GET', url: `/bounty/${id}` })).json();
 const vote = (s: Session, claimId: number, votes: number) =>
@@ -32,7 +36,8 @@ const openRound = (s: Session, id: number, body: object) =>
 
 describe('the close-rounds job', () => {
   it('is registered as a scheduled job', () => {
-    expect(job().schedule).toBe('* * * * *');
+    const def = t.root.jobDefinitions.find((d) => d.name === CLOSE_ROUNDS_JOB);
+    expect(def?.schedule).toBe('* * * * *');
   });
 
   it('decides the bounty when its last round ends: rank 1 wins the amount', async () => {

@@ -4,8 +4,13 @@ import { BOUNTY_MSG } from '@bountyhunt/shared/bounties';
 import { queryRows } from '../../db/client';
 import { claims, silverLedger, users, votes } from '../../db/schema';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
-import { activeMember, postBounty, postClaim, silverOf, type Session } from './bounties.fixtures';
-import { BountiesService } from './bounties.service';
+import {
+  activeMember,
+  postBounty,
+  postClaim,
+  silverOf,
+  type Session,
+} from '../../../test/factories';
 
 let t: TestApp;
 let poster: Session;
@@ -21,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const settle = () => new BountiesService(t.app.ctx).settleEarnings();
+const settle = () => t.root.services.bounties.settleEarnings();
 const vote = (s: Session | null, payload: object) =>
   t.app.inject({ method: 'POST', url: '/vote', headers: s?.auth ?? {}, payload });
 const myVote = (s: Session, id: number) =>
@@ -218,7 +223,7 @@ describe('integrity under concurrency', () => {
     );
     // The last second of the round: votes and the closing job run together.
     t.clock.advance(3600_000);
-    const svc = new BountiesService(t.app.ctx);
+    const svc = t.root.services.bounties;
     const [results] = await Promise.all([
       Promise.all(voters.map((v) => vote(v, { claimId: late, votes: 1 }))),
       (async () => {

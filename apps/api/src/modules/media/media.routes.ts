@@ -1,25 +1,16 @@
 import type { Readable } from 'node:stream';
 import fastifyStatic from '@fastify/static';
-import { errorAnswer } from '@bountyhunt/shared/api';
-import { MEDIA_KEY, mediaStatusAnswer, uploadAnswer } from '@bountyhunt/shared/media';
+import { errorAnswer } from '@bountyhunt/shared/users';
+import { MEDIA_KEY } from '@bountyhunt/shared/media-keys';
+import { mediaStatusAnswer, uploadAnswer } from '@bountyhunt/shared/media';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../errors';
 import { optionalActor, requireActor } from '../../plugins/auth';
 import { DiskStorage } from '../../storage/disk-storage';
-import {
-  assertDeclaredType,
-  assertVideoAvailable,
-  getMedia,
-  maxBytes,
-  mediaRuntime,
-  statusAnswer,
-  storeImage,
-  storeVideo,
-  tooLarge,
-  type MediaKind,
-} from './media.service';
+import { assertDeclaredType, maxBytes, tooLarge, type MediaKind } from './media.intake';
+import { getMedia, statusAnswer } from './media.service';
 
 const uploadResponses = {
   200: uploadAnswer,
@@ -33,8 +24,9 @@ const uploadResponses = {
 
 /** Media routes (SPEC.md §7, CONTRACT.md "Media"): raw-byte uploads, status, and /media/* files. */
 const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
-  const ctx = app.ctx;
-  const { storage, video } = mediaRuntime(ctx);
+  const { ctx, rateLimiter } = app.root;
+  const media = app.root.services.media;
+  const { storage, video } = media;
 
   // Uploads are raw bytes with their own Content-Type: hand the request stream to the
   // service untouched (this plugin only; other routes keep their JSON parser).
@@ -53,10 +45,10 @@ const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
   /** Who, how much and what type, all before a byte of the body is read. */
   async function admit(request: FastifyRequest, kind: MediaKind) {
     const actor = await requireActor(request);
-    await app.rateLimiter.consume(
+    await rateLimiter.consume(
       request.ip,
       `upload-user:${actor.userId}`,
-      app.deps.config.rateLimits.uploadUser,
+      ctx.config.rateLimits.uploadUser,
     );
     assertDeclaredType(kind, request.headers['content-type']);
     const declared = Number(request.headers['content-length']);
@@ -79,7 +71,7 @@ const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const actor = await admit(request, 'image');
-      const row = await storeImage(ctx, request.body as Readable, {
+      const row = await media.storeImage(request.body as Readable, {
         ownerId: actor.userId,
         contentType: request.headers['content-type'],
       });
@@ -99,7 +91,7 @@ const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const actor = await admit(request, 'image');
-      const row = await storeImage(ctx, request.body as Readable, {
+      const row = await media.storeImage(request.body as Readable, {
         ownerId: actor.userId,
         contentType: request.headers['content-type'],
         visibility: 'private',
@@ -120,8 +112,8 @@ const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const actor = await admit(request, 'video');
-      await assertVideoAvailable(ctx);
-      const row = await storeVideo(ctx, request.body as Readable, {
+      await media.assertVideoAvailable();
+      const row = await media.storeVideo(request.body as Readable, {
         ownerId: actor.userId,
         contentType: request.headers['content-type'],
       });

@@ -5,9 +5,8 @@ import zlib from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IMAGE_KEY, VIDEO_KEY } from '@bountyhunt/shared/media';
+import { IMAGE_KEY, VIDEO_KEY } from '@bountyhunt/shared/media-keys';
 import { queryRows } from '../../db/client';
-import type { RecordingJobQueue } from '../../jobs/types';
 import { assertObjectName } from '../../storage/storage';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
 import {
@@ -18,7 +17,6 @@ import {
   photo,
   tmpFile,
 } from '../../../test/media-fixtures';
-import { mediaJobs } from './media.jobs';
 import { requireMedia } from './media.service';
 
 const env = { FFMPEG_PATH: FFMPEG, FFPROBE_PATH: FFPROBE };
@@ -57,12 +55,12 @@ function upload(
 }
 
 async function drainJobs() {
-  return (t.app.ctx.jobs as RecordingJobQueue).drain(t.app.ctx, mediaJobs);
+  return t.runJobs();
 }
 
 async function mediaCount(): Promise<number> {
   const rows = await queryRows<{ n: number }>(
-    t.app.ctx.db,
+    t.app.root.ctx.db,
     sql`select count(*)::int as n from media`,
   );
   return Number(rows[0]!.n);
@@ -459,26 +457,7 @@ describe('POST /media/video', () => {
   it('a corrupt video ends as failed with a reason, never a crash', async () => {
     const file = tmpFile('fs.mp4');
     // moov first (faststart), then cut: ffprobe reads it, the frames are gone.
-    (await import('node:child_process')).execFileSync(FFMPEG, [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=size=320x240:rate=25',
-      '-t',
-      '3',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      '-movflags',
-      '+faststart',
-      file,
-    ]);
+    makeVideo(file, { seconds: 3, silent: true, faststart: true });
     const bytes = fs.readFileSync(file).subarray(0, 3000);
     const res = await upload('video', bytes, 'video/mp4');
     expect(res.statusCode, res.body).toBe(200);
@@ -490,7 +469,7 @@ describe('POST /media/video', () => {
     expect(st.error).not.toContain(t.config.dataDir);
     expect(fs.existsSync(path.join(publicDir(), `${key}-p.mp4`))).toBe(false);
     // Claims and posts refuse it.
-    await expect(requireMedia(t.app.ctx, key, { ownerId: userId })).rejects.toMatchObject({
+    await expect(requireMedia(t.app.root.ctx, key, { ownerId: userId })).rejects.toMatchObject({
       status: 400,
     });
   }, 60_000);
@@ -543,10 +522,10 @@ describe('identity documents and the media service', () => {
     const mine = await t.app.inject({ method: 'GET', url: `/media/${key}/status`, headers: auth });
     expect(mine.json()).toMatchObject({ status: 'ready', kind: 'image' });
     await expect(
-      requireMedia(t.app.ctx, key, { ownerId: userId, visibility: 'private' }),
+      requireMedia(t.app.root.ctx, key, { ownerId: userId, visibility: 'private' }),
     ).resolves.toMatchObject({ key });
     // Never usable as public media (a claim, a picture).
-    await expect(requireMedia(t.app.ctx, key, { ownerId: userId })).rejects.toMatchObject({
+    await expect(requireMedia(t.app.root.ctx, key, { ownerId: userId })).rejects.toMatchObject({
       status: 400,
     });
   });
@@ -554,18 +533,22 @@ describe('identity documents and the media service', () => {
   it('requireMedia checks existence, owner and kind', async () => {
     const { key } = (await upload('image', await photo(60, 60, 'png'), 'image/png')).json();
     await expect(
-      requireMedia(t.app.ctx, key, { ownerId: userId, kind: 'image' }),
+      requireMedia(t.app.root.ctx, key, { ownerId: userId, kind: 'image' }),
     ).resolves.toMatchObject({ key, status: 'ready' });
-    await expect(requireMedia(t.app.ctx, key, { ownerId: other.userId })).rejects.toMatchObject({
+    await expect(
+      requireMedia(t.app.root.ctx, key, { ownerId: other.userId }),
+    ).rejects.toMatchObject({
       status: 400,
       code: 'MEDIA_INVALID',
     });
-    await expect(requireMedia(t.app.ctx, key, { kind: 'video' })).rejects.toMatchObject({
+    await expect(requireMedia(t.app.root.ctx, key, { kind: 'video' })).rejects.toMatchObject({
       status: 400,
     });
-    await expect(requireMedia(t.app.ctx, 'i-nope', {})).rejects.toMatchObject({ status: 400 });
-    await expect(requireMedia(t.app.ctx, "'; drop table media; --", {})).rejects.toMatchObject({
-      status: 400,
-    });
+    await expect(requireMedia(t.app.root.ctx, 'i-nope', {})).rejects.toMatchObject({ status: 400 });
+    await expect(requireMedia(t.app.root.ctx, "'; drop table media; --", {})).rejects.toMatchObject(
+      {
+        status: 400,
+      },
+    );
   });
 });

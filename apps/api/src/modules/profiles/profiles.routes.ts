@@ -4,13 +4,13 @@
  * the hunters directory. Paged lists answer an array and put the next page's cursor in
  * `x-next-cursor` (absent on the last page).
  */
-import { errorAnswer, hunterAnswer } from '@bountyhunt/shared/api';
+import { errorAnswer } from '@bountyhunt/shared/users';
 import {
-  NEXT_CURSOR_HEADER,
   bannerSchema,
   directoryQuery,
   feedItemAnswer,
   handleParams,
+  hunterAnswer,
   hunterCardAnswer,
   hunterIdParams,
   hunterProfileAnswer,
@@ -19,11 +19,12 @@ import {
   postCreateSchema,
   profileClaimAnswer,
 } from '@bountyhunt/shared/profiles';
+import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/api';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireActor } from '../../plugins/auth';
-import { ProfilesService, type Page } from './profiles.service';
+import type { Page } from './profiles.service';
 
 function sendPage<T>(reply: FastifyReply, page: Page<T>): T[] {
   if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
@@ -35,7 +36,7 @@ const pagedHeaders = {
 };
 
 const profilesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const profiles = new ProfilesService(app.ctx);
+  const { profiles } = app.root.services;
 
   app.get(
     '/hunter/handle/:handle',

@@ -1,19 +1,19 @@
 /** Hunter profiles, posts, the merged profile feed and the hunters directory. */
-import type { Hunter } from '@bountyhunt/shared/api';
-import { ROLE, hasRole } from '@bountyhunt/shared/roles';
 import {
-  PAGE,
-  PROFILE_MSG,
   type BannerInput,
   type DirectoryQuery,
   type FeedItem,
+  type Hunter,
   type HunterCard,
   type HunterProfile,
+  PAGE,
   type PageQuery,
   type Post,
   type PostCreateInput,
+  PROFILE_MSG,
   type ProfileClaim,
 } from '@bountyhunt/shared/profiles';
+import { hasRole, ROLE } from '@bountyhunt/shared/roles';
 import type { Actor, ServiceContext } from '../../context';
 import { badRequest, forbidden, notFound } from '../../errors';
 import {

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MSGF } from '@bountyhunt/shared/messages';
-import { NEXT_CURSOR_HEADER, PROFILE_MSG } from '@bountyhunt/shared/profiles';
+import { PROFILE_MSG } from '@bountyhunt/shared/profiles';
+import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/api';
 import { bounties, claims, hunters, media, posts, rounds, users } from '../../db/schema';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
 
@@ -338,7 +338,7 @@ describe('POST /post', () => {
     expect(notJson.statusCode).toBe(400);
     expect((await get(`/posts/${h.hunterId}`)).json()).toEqual([]);
     // The web's message for any of these (SPEC.md §8).
-    expect(MSGF.postError(long.statusCode)).toBe('Error updating profile code 400');
+    expect(PROFILE_MSG.postError(long.statusCode)).toBe('Error updating profile code 400');
   });
 
   it('links a post made from /bounty/post/{id} to its bounty', async () => {

@@ -1,5 +1,6 @@
 /** Row → answer shape of CONTRACT.md. Secrets (hashes, ciphertexts, card tokens) never pass. */
-import type { Hunter, User } from '@bountyhunt/shared/api';
+import type { Hunter } from '@bountyhunt/shared/profiles';
+import type { User } from '@bountyhunt/shared/users';
 import type { IdentityStatus } from '@bountyhunt/shared/roles';
 import type { HunterRow, UserRow } from '../../db/schema';
 

@@ -1,5 +1,5 @@
-import { currentUserAnswer, errorAnswer, userAnswer } from '@bountyhunt/shared/api';
-import { registerSchema } from '@bountyhunt/shared/schemas';
+import { currentUserAnswer, errorAnswer, userAnswer } from '@bountyhunt/shared/users';
+import { registerSchema } from '@bountyhunt/shared/auth';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireActor } from '../../plugins/auth';
 
@@ -15,12 +15,12 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await app.rateLimiter.consume(
+      await app.root.rateLimiter.consume(
         request.ip,
         `register-ip:${request.ip}`,
-        app.deps.config.rateLimits.registerIp,
+        app.root.config.rateLimits.registerIp,
       );
-      return app.services.users.register(request.body);
+      return app.root.services.users.register(request.body);
     },
   );
 
@@ -34,7 +34,7 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: currentUserAnswer, 401: errorAnswer },
       },
     },
-    async (request) => app.services.users.current(await requireActor(request)),
+    async (request) => app.root.services.users.current(await requireActor(request)),
   );
 };
 

@@ -1,7 +1,6 @@
-import type { CurrentUser, User } from '@bountyhunt/shared/api';
-import { MSG } from '@bountyhunt/shared/messages';
+import type { CurrentUser, User } from '@bountyhunt/shared/users';
+import { AUTH_MSG, type RegisterInput } from '@bountyhunt/shared/auth';
 import { ROLE } from '@bountyhunt/shared/roles';
-import type { RegisterInput } from '@bountyhunt/shared/schemas';
 import type { Actor, ServiceContext } from '../../context';
 import { isUniqueViolation } from '../../db/errors';
 import { notAcceptable, unauthorized } from '../../errors';
@@ -17,7 +16,7 @@ export class UsersService {
   async register(input: RegisterInput): Promise<User> {
     const email = input.email.trim().toLowerCase();
     if (await findUserByEmail(this.ctx.db, email))
-      throw notAcceptable(MSG.emailExists, 'EMAIL_EXISTS');
+      throw notAcceptable(AUTH_MSG.emailExists, 'EMAIL_EXISTS');
     const passwordHash = await hashPassword(input.password);
     try {
       const row = await this.ctx.db.transaction(async (tx) => {
@@ -32,7 +31,7 @@ export class UsersService {
       return presentUser(row);
     } catch (err) {
       // Two registrations racing for one e-mail: the unique index decides.
-      if (isUniqueViolation(err)) throw notAcceptable(MSG.emailExists, 'EMAIL_EXISTS');
+      if (isUniqueViolation(err)) throw notAcceptable(AUTH_MSG.emailExists, 'EMAIL_EXISTS');
       throw err;
     }
   }

@@ -6,7 +6,7 @@ import PersonIcon from '@mui/icons-material/Person';
 import BottomNavigation from '@mui/material/BottomNavigation';
 import BottomNavigationAction from '@mui/material/BottomNavigationAction';
 import Paper from '@mui/material/Paper';
-import { UI } from '@bountyhunt/shared/limits';
+import { UI } from '@bountyhunt/shared/api';
 import { Link as RouterLink, useLocation } from 'react-router';
 
 const ITEMS = [

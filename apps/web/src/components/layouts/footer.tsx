@@ -1,4 +1,4 @@
-import { UI } from '@bountyhunt/shared/limits';
+import { UI } from '@bountyhunt/shared/api';
 import FacebookIcon from '@mui/icons-material/Facebook';
 import InstagramIcon from '@mui/icons-material/Instagram';
 import LinkedInIcon from '@mui/icons-material/LinkedIn';

@@ -1,9 +1,9 @@
 import { formatCount } from '@bountyhunt/shared/format';
+import type { User } from '@bountyhunt/shared/users';
 import HowToVoteIcon from '@mui/icons-material/HowToVote';
 import TollIcon from '@mui/icons-material/Toll';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import type { User } from '@bountyhunt/shared/api';
 
 function Stat({
   icon,

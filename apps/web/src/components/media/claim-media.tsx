@@ -3,7 +3,8 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import ThumbUpIcon from '@mui/icons-material/ThumbUp';
 import type { SxProps, Theme } from '@mui/material/styles';
-import { MEDIA_MSG, isImageKey } from '@bountyhunt/shared/media';
+import { MEDIA_MSG } from '@bountyhunt/shared/media';
+import { isImageKey } from '@bountyhunt/shared/media-keys';
 import { feedMedia } from './media-url';
 import { useMediaStatus } from './media-status';
 

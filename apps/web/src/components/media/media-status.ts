@@ -1,6 +1,6 @@
 /** GET /media/{key}/status, polled while a video is being processed. */
 import type { MediaStatusAnswer } from '@bountyhunt/shared/media';
-import { isImageKey } from '@bountyhunt/shared/media';
+import { isImageKey } from '@bountyhunt/shared/media-keys';
 import { apiQueryOptions, useApiQuery } from '../../lib/query';
 
 export const POLL_MS = 2000;

@@ -2,7 +2,7 @@
  * Where media files live (CONTRACT.md "Media"): `{MEDIA_URL}{key}{suffix}`, MEDIA_URL being the
  * API address + /media/ unless configured.
  */
-import { isImageKey, MEDIA_SUFFIX, type MediaVariant } from '@bountyhunt/shared/media';
+import { isImageKey, MEDIA_SUFFIX, type MediaVariant } from '@bountyhunt/shared/media-keys';
 import { mediaBaseUrl } from '../../lib/config';
 
 export function mediaUrl(key: string, variant: MediaVariant): string {

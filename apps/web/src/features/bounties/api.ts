@@ -3,9 +3,7 @@
  * Results are `{status, data, message}` and never throw (lib/api-client).
  */
 import type { Bounty, Claim } from '@bountyhunt/shared/bounties';
-import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/keys';
-import { UI } from '@bountyhunt/shared/limits';
-import { MSG } from '@bountyhunt/shared/messages';
+import { API_MSG, NEXT_CURSOR_HEADER, UI } from '@bountyhunt/shared/api';
 import { infiniteQueryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { apiRequest, fetchApi, getToken, type ApiResult } from '../../lib/api-client';
 import { apiBaseUrl } from '../../lib/config';
@@ -105,7 +103,7 @@ export async function searchBounties(
     if (cacheable) writeSearchCache(opts.claimId!, page);
     return page;
   } catch {
-    return { status: 500, data: [], message: MSG.unknownError, nextCursor: null };
+    return { status: 500, data: [], message: API_MSG.unknownError, nextCursor: null };
   }
 }
 

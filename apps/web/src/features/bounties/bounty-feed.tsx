@@ -1,7 +1,7 @@
 /** SPEC.md §1/§2: a feed of bounties found by search, loading more as the user scrolls. */
 import { formatCount } from '@bountyhunt/shared/format';
 import type { Bounty } from '@bountyhunt/shared/bounties';
-import { MSGF } from '@bountyhunt/shared/messages';
+import { API_MSG } from '@bountyhunt/shared/api';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -131,7 +131,7 @@ export function BountyFeed({
       ))}
       {failed && (
         <Alert severity="error" data-testid="feed-error">
-          {MSGF.feedError(failed.status)}
+          {API_MSG.feedError(failed.status)}
         </Alert>
       )}
       {!failed && bounties.length === 0 && (

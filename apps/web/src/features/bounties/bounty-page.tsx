@@ -1,7 +1,7 @@
 /** SPEC.md §2 bounty page: title, Add Claim upload button, the rounds each listing its claims. */
 import type { Bounty } from '@bountyhunt/shared/bounties';
 import { formatCount, ROUND_STATUS, roundStatus } from '@bountyhunt/shared/format';
-import { MSGF } from '@bountyhunt/shared/messages';
+import { API_MSG } from '@bountyhunt/shared/api';
 import { hasRole, ROLE } from '@bountyhunt/shared/roles';
 import AddPhotoAlternateIcon from '@mui/icons-material/AddPhotoAlternate';
 import EmojiEventsIcon from '@mui/icons-material/EmojiEvents';
@@ -69,7 +69,7 @@ export default function BountyPage() {
     <Box sx={{ maxWidth: 960, mx: 'auto', px: { xs: 1, sm: 2 }, py: 2 }}>
       {failed && (
         <Alert severity="error" sx={{ mb: 2 }} data-testid="bounty-load-error">
-          {MSGF.bountyLoadError(failed)}
+          {API_MSG.bountyLoadError(failed)}
         </Alert>
       )}
       {!failed && (

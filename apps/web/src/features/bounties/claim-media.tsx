@@ -1,7 +1,7 @@
 /** SPEC.md §2 "Feed rendering" and the claim page's media. */
 import { formatCount } from '@bountyhunt/shared/format';
 import type { Claim } from '@bountyhunt/shared/bounties';
-import { imageKeySize, isImageKey } from '@bountyhunt/shared/keys';
+import { imageKeySize, isImageKey } from '@bountyhunt/shared/media-keys';
 import Box from '@mui/material/Box';
 import { Link as RouterLink } from 'react-router';
 import './claim-tile.css';

@@ -9,7 +9,7 @@ import {
   ROUND_STATUS,
   roundStatus,
 } from '@bountyhunt/shared/format';
-import { MSGF } from '@bountyhunt/shared/messages';
+import { API_MSG } from '@bountyhunt/shared/api';
 import { hasRole, ROLE } from '@bountyhunt/shared/roles';
 import StarIcon from '@mui/icons-material/Star';
 import ThumbUpIcon from '@mui/icons-material/ThumbUp';
@@ -98,7 +98,7 @@ export default function ClaimPage() {
 
   useEffect(() => {
     // SPEC.md §8: a failed claim load shows a snackbar.
-    if (failed) notify(MSGF.claimLoadError(failed), 'error');
+    if (failed) notify(API_MSG.claimLoadError(failed), 'error');
   }, [failed, notify]);
 
   if (isPending)

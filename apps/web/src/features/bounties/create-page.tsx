@@ -1,13 +1,13 @@
 /** SPEC.md §2 bounty creation form: title, duration, media type, Post Bounty (§8 messages). */
 import {
   BOUNTY_DURATIONS,
+  BOUNTY_LIMITS,
   BOUNTY_MEDIA_TYPES,
+  BOUNTY_MSG,
+  bountyCreateSchema,
   DEFAULT_BOUNTY_SECONDS,
   DEFAULT_MEDIA_TYPE,
-  bountyCreateSchema,
 } from '@bountyhunt/shared/bounties';
-import { LIMITS } from '@bountyhunt/shared/limits';
-import { MSG, MSGF } from '@bountyhunt/shared/messages';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -53,9 +53,9 @@ export default function CreateBountyPage() {
     });
     if (!parsed.success) {
       const issues = parsed.error.issues;
-      if (issues.some((i) => i.path[0] === 'title')) return setError(MSG.titleBlank);
+      if (issues.some((i) => i.path[0] === 'title')) return setError(BOUNTY_MSG.titleBlank);
       // SPEC.md §5: the hours message shows, yet the request still goes out.
-      if (issues.some((i) => i.path[0] === 'seconds')) setHoursError(MSG.hoursInvalid);
+      if (issues.some((i) => i.path[0] === 'seconds')) setHoursError(BOUNTY_MSG.hoursInvalid);
       else return setError(issues[0]?.message ?? 'Please check the form.');
     }
     try {
@@ -65,13 +65,13 @@ export default function CreateBountyPage() {
         mediaType,
         amount: Number(amount || 0),
       });
-      if (res.status !== 200) return setError(MSGF.bountyPostError(res.status));
+      if (res.status !== 200) return setError(BOUNTY_MSG.bountyPostError(res.status));
       void queryClient.invalidateQueries({ queryKey: ['bounties'] });
       if (res.data.amount > 0) void refresh();
       notify('Your bounty is live!', 'success');
       navigate(`/bounty/${res.data.bountyId}`);
     } catch (err) {
-      setError(MSGF.bountyPostThrown(String(err)));
+      setError(BOUNTY_MSG.bountyPostThrown(String(err)));
     }
   }
 
@@ -92,7 +92,7 @@ export default function CreateBountyPage() {
             setError('');
           }}
           slotProps={{
-            htmlInput: { maxLength: LIMITS.bountyTitle, 'data-testid': 'bounty-title' },
+            htmlInput: { maxLength: BOUNTY_LIMITS.bountyTitle, 'data-testid': 'bounty-title' },
           }}
           sx={{ mb: 3 }}
           autoFocus

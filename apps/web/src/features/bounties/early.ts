@@ -3,7 +3,7 @@
  * before the app has loaded (lib/early.ts). No React here: this is part of that script.
  */
 import type { Bounty, Claim } from '@bountyhunt/shared/bounties';
-import { isImageKey } from '@bountyhunt/shared/keys';
+import { isImageKey } from '@bountyhunt/shared/media-keys';
 import type { EarlyRoute } from '../../lib/early';
 import { mediaSrc } from './media-src';
 import { bountyPath, claimPath, claimRankPath, feedSearchBody } from './requests';

@@ -2,8 +2,8 @@
  * SPEC.md §2 Post Claim dialog (full screen on narrow screens): the chosen image or video,
  * an error alert, Post and Cancel. The file uploads as soon as it is chosen.
  */
-import { UI } from '@bountyhunt/shared/limits';
-import { MSGF } from '@bountyhunt/shared/messages';
+import { UI } from '@bountyhunt/shared/api';
+import { BOUNTY_MSG } from '@bountyhunt/shared/bounties';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -68,13 +68,13 @@ export function PostClaimDialog({
     setError('');
     try {
       const res = await post.mutateAsync({ bountyId, roundId, media: upload.key, multiple: true });
-      if (res.status !== 200) return setError(MSGF.claimPostError(res.status));
+      if (res.status !== 200) return setError(BOUNTY_MSG.claimPostError(res.status));
       void queryClient.invalidateQueries({ queryKey: ['bounty', String(bountyId)] });
       void queryClient.invalidateQueries({ queryKey: ['bounties'] });
       onClose();
       navigate(`/claim/${res.data.claimId}`);
     } catch (err) {
-      setError(MSGF.claimPostThrown(String(err)));
+      setError(BOUNTY_MSG.claimPostThrown(String(err)));
     }
   }
 

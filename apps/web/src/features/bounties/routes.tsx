@@ -1,5 +1,5 @@
 import type { Claim } from '@bountyhunt/shared/bounties';
-import { isImageKey } from '@bountyhunt/shared/keys';
+import { isImageKey } from '@bountyhunt/shared/media-keys';
 import { ROLE } from '@bountyhunt/shared/roles';
 import { preloadImage } from '../../lib/preload-image';
 import { prefetchApi, prefetchApiQuery } from '../../lib/query';

@@ -2,7 +2,8 @@
  * The account feature's calls (SPEC.md §7). Each resolves to {status, data, message} and
  * never throws; pages compare the status to pick the SPEC.md §8 message.
  */
-import type { CurrentUser, Hunter, User } from '@bountyhunt/shared/api';
+import type { CurrentUser, User } from '@bountyhunt/shared/users';
+import type { Hunter } from '@bountyhunt/shared/profiles';
 import { apiRequest, type ApiResult, type RequestOptions } from '../../../lib/api-client';
 
 export const putHandle = (handle: string) =>

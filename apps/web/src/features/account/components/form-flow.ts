@@ -3,8 +3,7 @@
  * loading state while it runs, the error cleared before each submit and on each edit, and on
  * success either the next route (when one is supplied) or the success snackbar and /account.
  */
-import { MSGF } from '@bountyhunt/shared/messages';
-import { MSG } from '@bountyhunt/shared/messages';
+import { API_MSG } from '@bountyhunt/shared/api';
 import { useCallback, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { ApiResult } from '../../../lib/api-client';
@@ -24,8 +23,9 @@ export function useNextRoute(own?: string): string | undefined {
 }
 
 /** An unexpected answer: the server's SPEC.md message for 400s, else the code (SPEC.md §8 Other forms). */
-export function formError(res: ApiResult<unknown>, other = MSGF.formOther): string {
-  if (res.status === 500 && res.message === MSG.unknownError) return MSGF.thrown(MSG.unknownError);
+export function formError(res: ApiResult<unknown>, other = API_MSG.formOther): string {
+  if (res.status === 500 && res.message === API_MSG.unknownError)
+    return API_MSG.thrown(API_MSG.unknownError);
   if (res.status === 400 && res.message) return res.message;
   return other(res.status);
 }
@@ -63,7 +63,7 @@ export function useFormFlow(success: string, ownNext?: string): FormFlow {
       try {
         message = await work();
       } catch (err) {
-        message = MSGF.thrown(err instanceof Error ? err.message : String(err));
+        message = API_MSG.thrown(err instanceof Error ? err.message : String(err));
       }
       setLoading(false);
       if (message) {

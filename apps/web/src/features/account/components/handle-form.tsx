@@ -1,7 +1,10 @@
-import { ACCOUNT_SUCCESS, stripHandle } from '@bountyhunt/shared/account';
-import { LIMITS } from '@bountyhunt/shared/limits';
-import { MSG, MSGF } from '@bountyhunt/shared/messages';
-import { handleSchema } from '@bountyhunt/shared/schemas';
+import {
+  ACCOUNT_LIMITS,
+  ACCOUNT_MSG,
+  ACCOUNT_SUCCESS,
+  handleSchema,
+  stripHandle,
+} from '@bountyhunt/shared/account';
 import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
@@ -36,14 +39,14 @@ export function HandleForm({
   const onSubmit = () =>
     flow.submit(async () => {
       const parsed = handleSchema.safeParse({ handle });
-      if (!parsed.success) return parsed.error.issues[0]?.message ?? MSG.handleRequired;
+      if (!parsed.success) return parsed.error.issues[0]?.message ?? ACCOUNT_MSG.handleRequired;
       const res = await putHandle(parsed.data.handle);
       if (res.status === 200) {
         update({ user: res.data.user, hunter: res.data.hunter });
         return null;
       }
-      if (res.status === 409) return MSG.handleTaken;
-      return formError(res, MSGF.handleOther);
+      if (res.status === 409) return ACCOUNT_MSG.handleTaken;
+      return formError(res, ACCOUNT_MSG.handleOther);
     });
 
   return (
@@ -64,13 +67,13 @@ export function HandleForm({
         autoFocus
         autoComplete="username"
         onChange={(e) => {
-          setHandle(stripHandle(e.target.value, LIMITS.handle));
+          setHandle(stripHandle(e.target.value, ACCOUNT_LIMITS.handle));
           flow.clearError();
         }}
-        helperText={`Letters and numbers only, ${LIMITS.handleHintMin} to ${LIMITS.handle} characters (${handle.length}/${LIMITS.handle}).`}
+        helperText={`Letters and numbers only, ${ACCOUNT_LIMITS.handleHintMin} to ${ACCOUNT_LIMITS.handle} characters (${handle.length}/${ACCOUNT_LIMITS.handle}).`}
         slotProps={{
           input: { startAdornment: <InputAdornment position="start">@</InputAdornment> },
-          htmlInput: { maxLength: LIMITS.handle, 'data-testid': 'handle-input' },
+          htmlInput: { maxLength: ACCOUNT_LIMITS.handle, 'data-testid': 'handle-input' },
         }}
       />
     </SettingsForm>

@@ -1,6 +1,4 @@
-import { ACCOUNT_SUCCESS } from '@bountyhunt/shared/account';
-import { LIMITS } from '@bountyhunt/shared/limits';
-import { MSGF } from '@bountyhunt/shared/messages';
+import { ACCOUNT_LIMITS, ACCOUNT_MSG, ACCOUNT_SUCCESS } from '@bountyhunt/shared/account';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useSession } from '../../../lib/session';
@@ -37,7 +35,7 @@ export function StagenameForm({
         update({ hunter: res.data });
         return null;
       }
-      return formError(res, (s) => MSGF.settingOther('stage name', s));
+      return formError(res, (s) => ACCOUNT_MSG.settingOther('stage name', s));
     });
 
   return (
@@ -57,11 +55,13 @@ export function StagenameForm({
         value={stagename}
         autoFocus
         onChange={(e) => {
-          setStagename(e.target.value.slice(0, LIMITS.stagename));
+          setStagename(e.target.value.slice(0, ACCOUNT_LIMITS.stagename));
           flow.clearError();
         }}
-        helperText={`Optional, ${LIMITS.stagenameHintMin} to ${LIMITS.stagename} characters (${stagename.length}/${LIMITS.stagename}).`}
-        slotProps={{ htmlInput: { maxLength: LIMITS.stagename, 'data-testid': 'stagename-input' } }}
+        helperText={`Optional, ${ACCOUNT_LIMITS.stagenameHintMin} to ${ACCOUNT_LIMITS.stagename} characters (${stagename.length}/${ACCOUNT_LIMITS.stagename}).`}
+        slotProps={{
+          htmlInput: { maxLength: ACCOUNT_LIMITS.stagename, 'data-testid': 'stagename-input' },
+        }}
       />
     </SettingsForm>
   );

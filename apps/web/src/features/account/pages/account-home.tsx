@@ -1,6 +1,7 @@
-import { endingIn, maskSsn } from '@bountyhunt/shared/account';
-import type { Hunter, User } from '@bountyhunt/shared/api';
-import { ROLE, hasRole } from '@bountyhunt/shared/roles';
+import { endingIn, maskSsn } from '@bountyhunt/shared/format';
+import type { Hunter } from '@bountyhunt/shared/profiles';
+import type { User } from '@bountyhunt/shared/users';
+import { hasRole, ROLE } from '@bountyhunt/shared/roles';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';

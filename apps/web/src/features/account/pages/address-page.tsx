@@ -1,6 +1,4 @@
-import { ACCOUNT_SUCCESS } from '@bountyhunt/shared/account';
-import { LIMITS } from '@bountyhunt/shared/limits';
-import { addressSchema } from '@bountyhunt/shared/schemas';
+import { ACCOUNT_LIMITS, ACCOUNT_SUCCESS, addressSchema } from '@bountyhunt/shared/account';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
@@ -11,10 +9,15 @@ import { SettingsForm } from '../components/settings-form';
 
 type Field = 'street' | 'city' | 'state' | 'zip';
 const FIELDS: { name: Field; label: string; max: number; autoComplete: string }[] = [
-  { name: 'street', label: 'Street Address', max: LIMITS.street, autoComplete: 'street-address' },
-  { name: 'city', label: 'City', max: LIMITS.city, autoComplete: 'address-level2' },
-  { name: 'state', label: 'State', max: LIMITS.state, autoComplete: 'address-level1' },
-  { name: 'zip', label: 'Zip Code', max: LIMITS.zip, autoComplete: 'postal-code' },
+  {
+    name: 'street',
+    label: 'Street Address',
+    max: ACCOUNT_LIMITS.street,
+    autoComplete: 'street-address',
+  },
+  { name: 'city', label: 'City', max: ACCOUNT_LIMITS.city, autoComplete: 'address-level2' },
+  { name: 'state', label: 'State', max: ACCOUNT_LIMITS.state, autoComplete: 'address-level1' },
+  { name: 'zip', label: 'Zip Code', max: ACCOUNT_LIMITS.zip, autoComplete: 'postal-code' },
 ];
 
 /** /account/address: tax address (SPEC.md §5 Address). */

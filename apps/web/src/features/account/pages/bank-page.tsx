@@ -1,6 +1,5 @@
-import { ACCOUNT_SUCCESS, endingIn } from '@bountyhunt/shared/account';
-import { LIMITS } from '@bountyhunt/shared/limits';
-import { bankSchema } from '@bountyhunt/shared/schemas';
+import { ACCOUNT_LIMITS, ACCOUNT_SUCCESS, bankSchema } from '@bountyhunt/shared/account';
+import { endingIn } from '@bountyhunt/shared/format';
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormLabel from '@mui/material/FormLabel';
@@ -65,7 +64,9 @@ export default function BankPage() {
         value={name}
         autoFocus
         onChange={edit(setName)}
-        slotProps={{ htmlInput: { maxLength: LIMITS.bankName, 'data-testid': 'bank-name' } }}
+        slotProps={{
+          htmlInput: { maxLength: ACCOUNT_LIMITS.bankName, 'data-testid': 'bank-name' },
+        }}
       />
       <FormControl>
         <FormLabel id="account-type-label" color="secondary">
@@ -90,12 +91,12 @@ export default function BankPage() {
         label="Routing Number"
         name="routingNumber"
         value={routingNumber}
-        onChange={edit(setRouting, LIMITS.routingNumber)}
+        onChange={edit(setRouting, ACCOUNT_LIMITS.routingNumber)}
         helperText="9 digits."
         slotProps={{
           htmlInput: {
             inputMode: 'numeric',
-            maxLength: LIMITS.routingNumber,
+            maxLength: ACCOUNT_LIMITS.routingNumber,
             'data-testid': 'routing-number',
           },
         }}
@@ -106,12 +107,12 @@ export default function BankPage() {
         name="accountNumber"
         value={accountNumber}
         autoComplete="off"
-        onChange={edit(setAccount, LIMITS.accountNumberMax)}
-        helperText={`${LIMITS.accountNumberMin} to ${LIMITS.accountNumberMax} digits.`}
+        onChange={edit(setAccount, ACCOUNT_LIMITS.accountNumberMax)}
+        helperText={`${ACCOUNT_LIMITS.accountNumberMin} to ${ACCOUNT_LIMITS.accountNumberMax} digits.`}
         slotProps={{
           htmlInput: {
             inputMode: 'numeric',
-            maxLength: LIMITS.accountNumberMax,
+            maxLength: ACCOUNT_LIMITS.accountNumberMax,
             'data-testid': 'account-number',
           },
         }}

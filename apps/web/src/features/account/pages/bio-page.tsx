@@ -1,6 +1,4 @@
-import { ACCOUNT_SUCCESS } from '@bountyhunt/shared/account';
-import { LIMITS } from '@bountyhunt/shared/limits';
-import { MSGF } from '@bountyhunt/shared/messages';
+import { ACCOUNT_LIMITS, ACCOUNT_MSG, ACCOUNT_SUCCESS } from '@bountyhunt/shared/account';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useSession } from '../../../lib/session';
@@ -21,7 +19,7 @@ export default function BioPage() {
         update({ hunter: res.data });
         return null;
       }
-      return formError(res, (s) => MSGF.settingOther('biography', s));
+      return formError(res, (s) => ACCOUNT_MSG.settingOther('biography', s));
     });
 
   return (
@@ -42,11 +40,11 @@ export default function BioPage() {
         minRows={4}
         autoFocus
         onChange={(e) => {
-          setBio(e.target.value.slice(0, LIMITS.bio));
+          setBio(e.target.value.slice(0, ACCOUNT_LIMITS.bio));
           flow.clearError();
         }}
-        helperText={`${bio.length}/${LIMITS.bio}`}
-        slotProps={{ htmlInput: { maxLength: LIMITS.bio, 'data-testid': 'bio-input' } }}
+        helperText={`${bio.length}/${ACCOUNT_LIMITS.bio}`}
+        slotProps={{ htmlInput: { maxLength: ACCOUNT_LIMITS.bio, 'data-testid': 'bio-input' } }}
       />
     </SettingsForm>
   );

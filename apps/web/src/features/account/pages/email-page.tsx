@@ -1,7 +1,5 @@
-import { ACCOUNT_SUCCESS } from '@bountyhunt/shared/account';
-import { LIMITS } from '@bountyhunt/shared/limits';
-import { MSG, MSGF } from '@bountyhunt/shared/messages';
-import { emailLongSchema } from '@bountyhunt/shared/schemas';
+import { ACCOUNT_MSG, ACCOUNT_SUCCESS } from '@bountyhunt/shared/account';
+import { AUTH_LIMITS, AUTH_MSG, emailLongSchema } from '@bountyhunt/shared/auth';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useSession } from '../../../lib/session';
@@ -18,15 +16,15 @@ export default function EmailPage() {
   const onSubmit = () =>
     flow.submit(async () => {
       const parsed = emailLongSchema.safeParse(email);
-      if (!parsed.success) return MSG.emailInvalidLong;
+      if (!parsed.success) return AUTH_MSG.emailInvalidLong;
       const res = await putEmail(parsed.data);
       if (res.status === 200) {
         update({ user: res.data.user });
         return null;
       }
-      if (res.status === 400) return MSG.emailChangeInvalid;
-      if (res.status === 406) return MSG.emailChangeTaken;
-      return MSGF.emailOther(res.status);
+      if (res.status === 400) return ACCOUNT_MSG.emailChangeInvalid;
+      if (res.status === 406) return ACCOUNT_MSG.emailChangeTaken;
+      return ACCOUNT_MSG.emailOther(res.status);
     });
 
   return (
@@ -49,7 +47,7 @@ export default function EmailPage() {
           setEmail(e.target.value);
           flow.clearError();
         }}
-        slotProps={{ htmlInput: { maxLength: LIMITS.email, 'data-testid': 'email-input' } }}
+        slotProps={{ htmlInput: { maxLength: AUTH_LIMITS.email, 'data-testid': 'email-input' } }}
       />
     </SettingsForm>
   );

@@ -1,6 +1,4 @@
-import { ACCOUNT_SUCCESS } from '@bountyhunt/shared/account';
-import { LIMITS } from '@bountyhunt/shared/limits';
-import { nameSchema } from '@bountyhunt/shared/schemas';
+import { ACCOUNT_LIMITS, ACCOUNT_SUCCESS, nameSchema } from '@bountyhunt/shared/account';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
@@ -48,7 +46,9 @@ export default function NamePage() {
             setFirst(e.target.value);
             flow.clearError();
           }}
-          slotProps={{ htmlInput: { maxLength: LIMITS.firstName, 'data-testid': 'first-name' } }}
+          slotProps={{
+            htmlInput: { maxLength: ACCOUNT_LIMITS.firstName, 'data-testid': 'first-name' },
+          }}
         />
         <TextField
           color="secondary"
@@ -60,7 +60,9 @@ export default function NamePage() {
             setLast(e.target.value);
             flow.clearError();
           }}
-          slotProps={{ htmlInput: { maxLength: LIMITS.lastName, 'data-testid': 'last-name' } }}
+          slotProps={{
+            htmlInput: { maxLength: ACCOUNT_LIMITS.lastName, 'data-testid': 'last-name' },
+          }}
         />
       </Stack>
     </SettingsForm>

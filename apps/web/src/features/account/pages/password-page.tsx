@@ -1,7 +1,5 @@
-import { ACCOUNT_SUCCESS } from '@bountyhunt/shared/account';
-import { LIMITS } from '@bountyhunt/shared/limits';
-import { MSG, MSGF } from '@bountyhunt/shared/messages';
-import { passwordChangeSchema } from '@bountyhunt/shared/schemas';
+import { ACCOUNT_MSG, ACCOUNT_SUCCESS, passwordChangeSchema } from '@bountyhunt/shared/account';
+import { AUTH_LIMITS, AUTH_MSG } from '@bountyhunt/shared/auth';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { putPassword } from '../api/account-calls';
@@ -17,11 +15,11 @@ export default function PasswordPage() {
   const onSubmit = () =>
     flow.submit(async () => {
       const parsed = passwordChangeSchema.safeParse({ oldPassword, newPassword });
-      if (!parsed.success) return parsed.error.issues[0]?.message ?? MSG.passwordCriteria;
+      if (!parsed.success) return parsed.error.issues[0]?.message ?? AUTH_MSG.passwordCriteria;
       const res = await putPassword(oldPassword, newPassword);
       if (res.status === 204) return null;
-      if (res.status === 400) return MSG.passwordWrong;
-      return MSGF.passwordOther(res.status);
+      if (res.status === 400) return ACCOUNT_MSG.passwordWrong;
+      return ACCOUNT_MSG.passwordOther(res.status);
     });
 
   return (
@@ -44,7 +42,9 @@ export default function PasswordPage() {
           setOld(e.target.value);
           flow.clearError();
         }}
-        slotProps={{ htmlInput: { maxLength: LIMITS.passwordMax, 'data-testid': 'old-password' } }}
+        slotProps={{
+          htmlInput: { maxLength: AUTH_LIMITS.passwordMax, 'data-testid': 'old-password' },
+        }}
       />
       <TextField
         color="secondary"
@@ -57,7 +57,9 @@ export default function PasswordPage() {
           setNew(e.target.value);
           flow.clearError();
         }}
-        slotProps={{ htmlInput: { maxLength: LIMITS.passwordMax, 'data-testid': 'new-password' } }}
+        slotProps={{
+          htmlInput: { maxLength: AUTH_LIMITS.passwordMax, 'data-testid': 'new-password' },
+        }}
       />
     </SettingsForm>
   );

@@ -1,5 +1,4 @@
-import { ACCOUNT_SUCCESS } from '@bountyhunt/shared/account';
-import { MSG, MSGF } from '@bountyhunt/shared/messages';
+import { ACCOUNT_MSG, ACCOUNT_SUCCESS } from '@bountyhunt/shared/account';
 import { useState } from 'react';
 import { mediaBaseUrl } from '../../../lib/config';
 import { useSession } from '../../../lib/session';
@@ -17,13 +16,13 @@ export default function PicturePage() {
 
   const onSubmit = () =>
     flow.submit(async () => {
-      if (!key) return MSG.pictureRequired;
+      if (!key) return ACCOUNT_MSG.pictureRequired;
       const res = await putPicture(key);
       if (res.status === 200) {
         update({ hunter: res.data });
         return null;
       }
-      return formError(res, (s) => MSGF.settingOther('profile picture', s));
+      return formError(res, (s) => ACCOUNT_MSG.settingOther('profile picture', s));
     });
 
   return (
@@ -43,7 +42,7 @@ export default function PicturePage() {
           setKey(k);
           flow.clearError();
         }}
-        onError={(status) => flow.setError(MSGF.settingOther('profile picture', status))}
+        onError={(status) => flow.setError(ACCOUNT_MSG.settingOther('profile picture', status))}
       />
     </SettingsForm>
   );

@@ -1,7 +1,10 @@
-import { ACCOUNT_SUCCESS, maskSsn } from '@bountyhunt/shared/account';
-import { LIMITS } from '@bountyhunt/shared/limits';
-import { MSG } from '@bountyhunt/shared/messages';
-import { ssnSchema } from '@bountyhunt/shared/schemas';
+import {
+  ACCOUNT_LIMITS,
+  ACCOUNT_MSG,
+  ACCOUNT_SUCCESS,
+  ssnSchema,
+} from '@bountyhunt/shared/account';
+import { maskSsn } from '@bountyhunt/shared/format';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useSession } from '../../../lib/session';
@@ -19,7 +22,7 @@ export default function SsnPage() {
   const onSubmit = () =>
     flow.submit(async () => {
       const parsed = ssnSchema.safeParse({ ssn });
-      if (!parsed.success) return MSG.ssnIncomplete;
+      if (!parsed.success) return ACCOUNT_MSG.ssnIncomplete;
       const res = await putSsn(parsed.data.ssn);
       if (res.status === 200) {
         setSsn('');
@@ -49,14 +52,14 @@ export default function SsnPage() {
         autoFocus
         autoComplete="off"
         onChange={(e) => {
-          setSsn(e.target.value.replace(/\D/g, '').slice(0, LIMITS.ssn));
+          setSsn(e.target.value.replace(/\D/g, '').slice(0, ACCOUNT_LIMITS.ssn));
           flow.clearError();
         }}
         helperText="9 digits, no dashes."
         slotProps={{
           htmlInput: {
             inputMode: 'numeric',
-            maxLength: LIMITS.ssn,
+            maxLength: ACCOUNT_LIMITS.ssn,
             'data-testid': 'ssn-input',
           },
         }}

@@ -1,5 +1,4 @@
-import { MSG, MSGF } from '@bountyhunt/shared/messages';
-import { forgotSchema } from '@bountyhunt/shared/schemas';
+import { AUTH_MSG, forgotSchema } from '@bountyhunt/shared/auth';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -27,7 +26,7 @@ export default function ForgotPage() {
     setOutcome(null);
     const parsed = forgotSchema.safeParse({ email });
     if (!parsed.success) {
-      setFieldError(parsed.error.issues[0]?.message ?? MSG.emailInvalidLong);
+      setFieldError(parsed.error.issues[0]?.message ?? AUTH_MSG.emailInvalidLong);
       return;
     }
     setFieldError('');
@@ -37,11 +36,11 @@ export default function ForgotPage() {
         'POST',
         `/email/password/${encodeURIComponent(parsed.data.email)}`,
       );
-      if (res.status === 204) setOutcome({ severity: 'success', text: MSG.resetSent });
-      else if (res.status === 404) setOutcome({ severity: 'error', text: MSG.resetNotFound });
-      else setOutcome({ severity: 'error', text: MSGF.resetOther(res.status) });
+      if (res.status === 204) setOutcome({ severity: 'success', text: AUTH_MSG.resetSent });
+      else if (res.status === 404) setOutcome({ severity: 'error', text: AUTH_MSG.resetNotFound });
+      else setOutcome({ severity: 'error', text: AUTH_MSG.resetOther(res.status) });
     } catch {
-      setOutcome({ severity: 'error', text: MSG.resetThrown });
+      setOutcome({ severity: 'error', text: AUTH_MSG.resetThrown });
     } finally {
       setLoading(false);
     }
@@ -70,7 +69,7 @@ export default function ForgotPage() {
           {outcome && (
             <Alert severity={outcome.severity} data-testid="form-result">
               {outcome.text}
-              {outcome.text === MSG.resetNotFound && (
+              {outcome.text === AUTH_MSG.resetNotFound && (
                 <>
                   {' '}
                   <Link

@@ -1,5 +1,4 @@
-import { MSG, MSGF } from '@bountyhunt/shared/messages';
-import type { AuthAnswer } from '@bountyhunt/shared/api';
+import { AUTH_MSG, type AuthAnswer } from '@bountyhunt/shared/auth';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -33,13 +32,13 @@ export default function LoginPage() {
     setLoading(true);
     try {
       const res = await apiRequest<AuthAnswer>('POST', '/auth', { email, password });
-      if (res.status === 400) return setError(MSG.loginInvalid);
-      if (res.status !== 200 || !res.data?.token) return setError(MSGF.loginOther(res.status));
+      if (res.status === 400) return setError(AUTH_MSG.loginInvalid);
+      if (res.status !== 200 || !res.data?.token) return setError(AUTH_MSG.loginOther(res.status));
       const me = await login(res.data.token);
       // On success the session is signed in and the redirect above takes the user to /.
-      if (me.status !== 200) setError(MSG.loginUserLoad);
+      if (me.status !== 200) setError(AUTH_MSG.loginUserLoad);
     } catch (err) {
-      setError(MSGF.loginThrown(err instanceof Error ? err.message : String(err)));
+      setError(AUTH_MSG.loginThrown(err instanceof Error ? err.message : String(err)));
     } finally {
       setLoading(false);
     }

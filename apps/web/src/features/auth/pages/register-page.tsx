@@ -1,6 +1,5 @@
-import type { AuthAnswer } from '@bountyhunt/shared/api';
-import { MSG, MSGF } from '@bountyhunt/shared/messages';
-import { registerSchema } from '@bountyhunt/shared/schemas';
+import { AUTH_MSG, type AuthAnswer, registerSchema } from '@bountyhunt/shared/auth';
+import { API_MSG } from '@bountyhunt/shared/api';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -58,18 +57,19 @@ export default function RegisterPage() {
     setLoading(true);
     try {
       const created = await apiRequest('POST', '/user', parsed.data);
-      if (created.status === 406) return setError(MSG.emailExists);
-      if (created.status !== 200) return setError(MSGF.createAccount(created.status));
+      if (created.status === 406) return setError(AUTH_MSG.emailExists);
+      if (created.status !== 200) return setError(AUTH_MSG.createAccount(created.status));
       const auth = await apiRequest<AuthAnswer>('POST', '/auth', {
         email: parsed.data.email,
         password: parsed.data.password,
       });
-      if (auth.status !== 200 || !auth.data?.token) return setError(MSGF.authenticate(auth.status));
+      if (auth.status !== 200 || !auth.data?.token)
+        return setError(AUTH_MSG.authenticate(auth.status));
       const me = await login(auth.data.token);
-      if (me.status !== 200) return setError(MSG.loginUserLoad);
+      if (me.status !== 200) return setError(AUTH_MSG.loginUserLoad);
       navigate(creator ? '/enrollment/handle' : '/signup/plan');
     } catch (err) {
-      setError(MSGF.thrown(err instanceof Error ? err.message : String(err)));
+      setError(API_MSG.thrown(err instanceof Error ? err.message : String(err)));
     } finally {
       setLoading(false);
     }
@@ -137,7 +137,7 @@ export default function RegisterPage() {
           {error && (
             <Alert severity="error" data-testid="form-error">
               {error}
-              {error === MSG.emailExists && (
+              {error === AUTH_MSG.emailExists && (
                 <>
                   {' '}
                   <Link component={RouterLink} to="/login" color="inherit" underline="always">

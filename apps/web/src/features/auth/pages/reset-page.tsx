@@ -1,5 +1,6 @@
-import { MSG, MSGF } from '@bountyhunt/shared/messages';
-import { resetSchema } from '@bountyhunt/shared/schemas';
+import { AUTH_MSG, resetSchema } from '@bountyhunt/shared/auth';
+import { ACCOUNT_MSG } from '@bountyhunt/shared/account';
+import { API_MSG } from '@bountyhunt/shared/api';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -28,7 +29,7 @@ export default function ResetPage() {
     setError('');
     const parsed = resetSchema.safeParse({ resetCode: id, newPassword: password });
     if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? MSG.passwordCriteria);
+      setError(parsed.error.issues[0]?.message ?? AUTH_MSG.passwordCriteria);
       return;
     }
     setLoading(true);
@@ -39,9 +40,11 @@ export default function ResetPage() {
         navigate('/login');
         return;
       }
-      setError(res.status === 400 ? MSG.resetCodeInvalid : MSGF.passwordOther(res.status));
+      setError(
+        res.status === 400 ? AUTH_MSG.resetCodeInvalid : ACCOUNT_MSG.passwordOther(res.status),
+      );
     } catch (err) {
-      setError(MSGF.thrown(err instanceof Error ? err.message : String(err)));
+      setError(API_MSG.thrown(err instanceof Error ? err.message : String(err)));
     } finally {
       setLoading(false);
     }

@@ -1,5 +1,5 @@
 /** The billing endpoints (SPEC.md §7 and GET /user/membership, GET /user/silver). */
-import type { User } from '@bountyhunt/shared/api';
+import type { User } from '@bountyhunt/shared/users';
 import type { MembershipAnswer, SilverAnswer } from '@bountyhunt/shared/billing';
 import { useQueryClient } from '@tanstack/react-query';
 import { apiQueryOptions, useApiMutation, useApiQuery } from '../../../lib/query';

@@ -4,8 +4,12 @@
  * 5 characters), CVV (digits, at most 4), name and zip. Validated with the shared
  * cardSchema before anything is sent; the number leaves the browser without spaces.
  */
-import { formatCardNumberInput, formatExpiryInput } from '@bountyhunt/shared/billing';
-import { LIMITS } from '@bountyhunt/shared/limits';
+import {
+  BILLING_LIMITS,
+  formatCardNumberInput,
+  formatExpiryInput,
+} from '@bountyhunt/shared/billing';
+import { ACCOUNT_LIMITS } from '@bountyhunt/shared/account';
 import CreditCardIcon from '@mui/icons-material/CreditCard';
 import LockIcon from '@mui/icons-material/Lock';
 import Alert from '@mui/material/Alert';
@@ -101,7 +105,7 @@ export function CardForm({
             slotProps={{
               htmlInput: {
                 inputMode: 'numeric',
-                maxLength: LIMITS.expiry,
+                maxLength: BILLING_LIMITS.expiry,
                 'data-testid': 'card-expiry',
               },
             }}
@@ -112,9 +116,15 @@ export function CardForm({
             label="CVV"
             placeholder="123"
             autoComplete="cc-csc"
-            onChange={(e) => set('cvv', e.target.value.replace(/\D/g, '').slice(0, LIMITS.cvv))}
+            onChange={(e) =>
+              set('cvv', e.target.value.replace(/\D/g, '').slice(0, BILLING_LIMITS.cvv))
+            }
             slotProps={{
-              htmlInput: { inputMode: 'numeric', maxLength: LIMITS.cvv, 'data-testid': 'card-cvv' },
+              htmlInput: {
+                inputMode: 'numeric',
+                maxLength: BILLING_LIMITS.cvv,
+                'data-testid': 'card-cvv',
+              },
             }}
           />
         </Stack>
@@ -131,8 +141,8 @@ export function CardForm({
           id="card-zip"
           label="Zip Code"
           autoComplete="postal-code"
-          onChange={(e) => set('zip', e.target.value.slice(0, LIMITS.zip))}
-          slotProps={{ htmlInput: { maxLength: LIMITS.zip, 'data-testid': 'card-zip' } }}
+          onChange={(e) => set('zip', e.target.value.slice(0, ACCOUNT_LIMITS.zip))}
+          slotProps={{ htmlInput: { maxLength: ACCOUNT_LIMITS.zip, 'data-testid': 'card-zip' } }}
         />
       </Stack>
       {children}

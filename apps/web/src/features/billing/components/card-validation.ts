@@ -1,6 +1,5 @@
 /** The card form's values → the API body, checked with the shared cardSchema (SPEC.md §5). */
-import { PAYMENT_MSG, parseExpiry } from '@bountyhunt/shared/billing';
-import { CARD_MSG, cardSchema } from '@bountyhunt/shared/schemas';
+import { CARD_MSG, cardSchema, parseExpiry, PAYMENT_MSG } from '@bountyhunt/shared/billing';
 import type { CardBody } from '../api/billing-api';
 
 export type CardField = 'number' | 'expiry' | 'cvv' | 'name' | 'zip';

@@ -1,4 +1,4 @@
-import { MSGF } from '@bountyhunt/shared/messages';
+import { PAYMENT_MSG } from '@bountyhunt/shared/billing';
 import Box from '@mui/material/Box';
 
 /** SPEC.md §8 Payment message with the status, plus the processor's reason when it gave one. */
@@ -7,7 +7,7 @@ export function PaymentError({ status, message }: { status: number; message: str
   return (
     <>
       <Box component="span" sx={{ display: 'block' }}>
-        {MSGF.paymentError(status)}
+        {PAYMENT_MSG.paymentError(status)}
       </Box>
       {detail && (
         <Box component="span" sx={{ display: 'block', fontWeight: 700, mt: 0.5 }}>

@@ -1,9 +1,9 @@
 import {
   CARD_ENTRY_FEE_TEXT,
   DEFAULT_PLAN_INDEX,
-  PLANS,
   formatCents,
-} from '@bountyhunt/shared/plans';
+  PLANS,
+} from '@bountyhunt/shared/billing';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';

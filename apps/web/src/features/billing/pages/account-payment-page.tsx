@@ -4,7 +4,7 @@
  * restarts the membership with it (POST /user/membership → home with confetti).
  */
 import { endingIn } from '@bountyhunt/shared/format';
-import { PLANS } from '@bountyhunt/shared/plans';
+import { PLANS } from '@bountyhunt/shared/billing';
 import CreditCardIcon from '@mui/icons-material/CreditCard';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';

@@ -1,6 +1,6 @@
 /** /signup/plan (SPEC.md §2, §4 Membership, §9): three plans, Deluxe preselected, then the handle step. */
-import { MSGF } from '@bountyhunt/shared/messages';
-import { DEFAULT_PLAN_INDEX, PLANS, formatCents } from '@bountyhunt/shared/plans';
+import { API_MSG } from '@bountyhunt/shared/api';
+import { DEFAULT_PLAN_INDEX, formatCents, PLANS } from '@bountyhunt/shared/billing';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import RadioButtonUncheckedIcon from '@mui/icons-material/RadioButtonUnchecked';
 import Alert from '@mui/material/Alert';
@@ -30,7 +30,7 @@ export default function PlanPage() {
     setError(null);
     const res = await choose.mutateAsync({ planIndex: selected });
     if (res.status !== 200) {
-      setError(MSGF.formOther(res.status));
+      setError(API_MSG.formOther(res.status));
       return;
     }
     if (res.data) update({ user: res.data });

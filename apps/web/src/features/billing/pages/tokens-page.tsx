@@ -1,7 +1,6 @@
 /** /account/tokens: the silver balance, what the plan adds each month, and the history. */
-import { SILVER_REASON_LABEL, type SilverEntry } from '@bountyhunt/shared/billing';
-import { MSGF } from '@bountyhunt/shared/messages';
-import { PLANS } from '@bountyhunt/shared/plans';
+import { PLANS, SILVER_REASON_LABEL, type SilverEntry } from '@bountyhunt/shared/billing';
+import { API_MSG } from '@bountyhunt/shared/api';
 import TollIcon from '@mui/icons-material/Toll';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -65,7 +64,7 @@ function HistoryPage({
   const { data: res, isPending } = useSilver(before);
   if (isPending) return <CircularProgress size={24} aria-label="Loading history" sx={{ my: 2 }} />;
   if (!res || res.status !== 200)
-    return <Alert severity="error">{MSGF.formOther(res?.status ?? 500)}</Alert>;
+    return <Alert severity="error">{API_MSG.formOther(res?.status ?? 500)}</Alert>;
   const { history, nextBefore } = res.data;
   if (history.length === 0 && before === undefined)
     return (

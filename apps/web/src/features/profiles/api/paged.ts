@@ -3,8 +3,7 @@
  * `x-next-cursor` header, which the shell's api client does not expose. Failures follow the
  * SPEC.md §7 rules (status from the response, else 500 with UNKNOWN_ERROR).
  */
-import { MSG } from '@bountyhunt/shared/messages';
-import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/keys';
+import { API_MSG, NEXT_CURSOR_HEADER } from '@bountyhunt/shared/api';
 import { infiniteQueryOptions, useInfiniteQuery, type QueryKey } from '@tanstack/react-query';
 import { fetchApi, getToken } from '../../../lib/api-client';
 import { apiBaseUrl } from '../../../lib/config';
@@ -52,7 +51,7 @@ export async function fetchPage<T>(
       next: res.headers.get(NEXT_CURSOR_HEADER),
     };
   } catch {
-    return { status: 500, data: [], message: MSG.unknownError, next: null };
+    return { status: 500, data: [], message: API_MSG.unknownError, next: null };
   }
 }
 

@@ -1,7 +1,7 @@
 /** The profiles feature's calls (SPEC.md §7), one hook per endpoint. */
-import type { Hunter } from '@bountyhunt/shared/api';
 import type {
   FeedItem,
+  Hunter,
   HunterCard,
   HunterProfile,
   Post,

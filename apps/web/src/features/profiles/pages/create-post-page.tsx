@@ -5,10 +5,12 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { LIMITS } from '@bountyhunt/shared/limits';
-import { MSGF } from '@bountyhunt/shared/messages';
-import { postCancelTarget } from '@bountyhunt/shared/profiles';
-import { postSchema } from '@bountyhunt/shared/schemas';
+import {
+  postCancelTarget,
+  postSchema,
+  PROFILE_LIMITS,
+  PROFILE_MSG,
+} from '@bountyhunt/shared/profiles';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
@@ -36,7 +38,7 @@ export default function CreatePostPage() {
     if (!media) return;
     const parsed = postSchema.safeParse({ text, fileName: media.key });
     if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? MSGF.postError(400));
+      setError(parsed.error.issues[0]?.message ?? PROFILE_MSG.postError(400));
       return;
     }
     const res = await create.mutateAsync({
@@ -44,7 +46,7 @@ export default function CreatePostPage() {
       ...(id !== undefined ? { bountyId: Number(id) } : {}),
     });
     if (res.status !== 200) {
-      setError(MSGF.postError(res.status));
+      setError(PROFILE_MSG.postError(res.status));
       return;
     }
     await queryClient.invalidateQueries({ queryKey: ['profiles'] });
@@ -70,11 +72,11 @@ export default function CreatePostPage() {
           rows={4}
           value={text}
           onChange={(e) => {
-            setText(e.target.value.slice(0, LIMITS.postText));
+            setText(e.target.value.slice(0, PROFILE_LIMITS.postText));
             setError('');
           }}
-          slotProps={{ htmlInput: { maxLength: LIMITS.postText } }}
-          helperText={`${text.length}/${LIMITS.postText}`}
+          slotProps={{ htmlInput: { maxLength: PROFILE_LIMITS.postText } }}
+          helperText={`${text.length}/${PROFILE_LIMITS.postText}`}
           sx={{ mt: 2.5 }}
         />
         {error && (

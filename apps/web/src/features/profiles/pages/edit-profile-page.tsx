@@ -5,14 +5,14 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { LIMITS } from '@bountyhunt/shared/limits';
-import { MSG, MSGF } from '@bountyhunt/shared/messages';
 import {
-  HANDLE_STRIP_RE,
+  ACCOUNT_LIMITS,
+  ACCOUNT_MSG,
   bioSchema,
+  HANDLE_STRIP_RE,
   handleSchema,
   stagenameSchema,
-} from '@bountyhunt/shared/schemas';
+} from '@bountyhunt/shared/account';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
@@ -50,11 +50,11 @@ export default function EditProfilePage() {
     e.preventDefault();
     setError('');
     const h = handleSchema.safeParse({ handle });
-    if (!h.success) return setError(h.error.issues[0]?.message ?? MSG.handleRequired);
+    if (!h.success) return setError(h.error.issues[0]?.message ?? ACCOUNT_MSG.handleRequired);
     const s = stagenameSchema.safeParse({ stagename });
-    if (!s.success) return setError(`Stage name: at most ${LIMITS.stagename} characters.`);
+    if (!s.success) return setError(`Stage name: at most ${ACCOUNT_LIMITS.stagename} characters.`);
     const b = bioSchema.safeParse({ bio });
-    if (!b.success) return setError(`Biography: at most ${LIMITS.bio} characters.`);
+    if (!b.success) return setError(`Biography: at most ${ACCOUNT_LIMITS.bio} characters.`);
 
     const steps: {
       run: () => Promise<ApiResult<unknown>>;
@@ -65,30 +65,30 @@ export default function EditProfilePage() {
     if (h.data.handle !== hunterHandle(user, hunter))
       steps.push({
         run: () => accountCalls.handle(h.data.handle),
-        fail: (st) => (st === 409 ? MSG.handleTaken : MSGF.handleOther(st)),
-        done: MSG.handleSuccess,
+        fail: (st) => (st === 409 ? ACCOUNT_MSG.handleTaken : ACCOUNT_MSG.handleOther(st)),
+        done: ACCOUNT_MSG.handleSuccess,
       });
     if (s.data.stagename !== (hunter?.stagename ?? null))
       steps.push({
         run: () => accountCalls.stagename(s.data.stagename),
-        fail: (st) => MSGF.settingOther('stage name', st),
+        fail: (st) => ACCOUNT_MSG.settingOther('stage name', st),
       });
     if (b.data.bio !== (hunter?.bio ?? null))
       steps.push({
         run: () => accountCalls.bio(b.data.bio),
-        fail: (st) => MSGF.settingOther('biography', st),
-        done: MSG.bioSuccess,
+        fail: (st) => ACCOUNT_MSG.settingOther('biography', st),
+        done: ACCOUNT_MSG.bioSuccess,
       });
     if (picture)
       steps.push({
         run: () => accountCalls.picture(picture),
-        fail: (st) => MSGF.settingOther('profile picture', st),
-        done: MSG.pictureSuccess,
+        fail: (st) => ACCOUNT_MSG.settingOther('profile picture', st),
+        done: ACCOUNT_MSG.pictureSuccess,
       });
     if (banner)
       steps.push({
         run: () => accountCalls.banner(banner),
-        fail: (st) => MSGF.settingOther('banner', st),
+        fail: (st) => ACCOUNT_MSG.settingOther('banner', st),
       });
 
     setSaving(true);
@@ -121,21 +121,23 @@ export default function EditProfilePage() {
             label="Handle"
             value={handle}
             onChange={(e) => {
-              setHandle(e.target.value.replace(HANDLE_STRIP_RE, '').slice(0, LIMITS.handle));
+              setHandle(
+                e.target.value.replace(HANDLE_STRIP_RE, '').slice(0, ACCOUNT_LIMITS.handle),
+              );
               setError('');
             }}
-            helperText={`${LIMITS.handleHintMin} to ${LIMITS.handle} letters and digits`}
-            slotProps={{ htmlInput: { maxLength: LIMITS.handle, autoCapitalize: 'none' } }}
+            helperText={`${ACCOUNT_LIMITS.handleHintMin} to ${ACCOUNT_LIMITS.handle} letters and digits`}
+            slotProps={{ htmlInput: { maxLength: ACCOUNT_LIMITS.handle, autoCapitalize: 'none' } }}
           />
           <TextField
             label="Stage Name"
             value={stagename}
             onChange={(e) => {
-              setStagename(e.target.value.slice(0, LIMITS.stagename));
+              setStagename(e.target.value.slice(0, ACCOUNT_LIMITS.stagename));
               setError('');
             }}
-            helperText={`Optional, ${LIMITS.stagenameHintMin} to ${LIMITS.stagename} characters`}
-            slotProps={{ htmlInput: { maxLength: LIMITS.stagename } }}
+            helperText={`Optional, ${ACCOUNT_LIMITS.stagenameHintMin} to ${ACCOUNT_LIMITS.stagename} characters`}
+            slotProps={{ htmlInput: { maxLength: ACCOUNT_LIMITS.stagename } }}
           />
           <TextField
             label="Biography"
@@ -143,11 +145,11 @@ export default function EditProfilePage() {
             rows={4}
             value={bio}
             onChange={(e) => {
-              setBio(e.target.value.slice(0, LIMITS.bio));
+              setBio(e.target.value.slice(0, ACCOUNT_LIMITS.bio));
               setError('');
             }}
-            helperText={`${bio.length}/${LIMITS.bio}`}
-            slotProps={{ htmlInput: { maxLength: LIMITS.bio } }}
+            helperText={`${bio.length}/${ACCOUNT_LIMITS.bio}`}
+            slotProps={{ htmlInput: { maxLength: ACCOUNT_LIMITS.bio } }}
           />
           <Box>
             <Typography variant="h2" sx={{ fontSize: '1.1rem', mb: 1 }}>

@@ -1,10 +1,13 @@
-/** Test factories of the bounties feature: members with a membership and silver, media rows. */
+/**
+ * Test factories: rows and calls the tests of several features start from (members with a
+ * membership and silver, media rows, bounties, claims), made through the API where it can.
+ */
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../db/client';
-import { media, users } from '../../db/schema';
-import { signUp } from '../../../test/helper';
+import type { Db } from '../src/db/client';
+import { media, users } from '../src/db/schema';
+import { signUp } from './helper';
 
 export type Session = Awaited<ReturnType<typeof signUp>>;
 
@@ -21,26 +24,6 @@ export async function activeMember(
     .set({ active: new Date(now.getTime() + 30 * 86400_000), membership: 2, silver })
     .where(eq(users.id, s.userId));
   return s;
-}
-
-/** A media row as the upload endpoint leaves it (image keys start with i-). */
-export async function uploadedMedia(
-  db: Db,
-  ownerId: number,
-  kind: 'image' | 'video' = 'image',
-  status = 'ready',
-): Promise<string> {
-  const id = crypto.randomUUID();
-  const key = kind === 'image' ? `i-${id}` : `v-${id}`;
-  await db.insert(media).values({
-    key,
-    ownerId,
-    kind,
-    status,
-    mime: kind === 'image' ? 'image/png' : 'video/mp4',
-    bytes: 1000,
-  });
-  return key;
 }
 
 export async function postBounty(
@@ -66,7 +49,7 @@ export async function postClaim(
   roundId = 1,
   kind: 'image' | 'video' = 'image',
 ): Promise<number> {
-  const key = await uploadedMedia(db, hunter.userId, kind);
+  const key = await insertMediaRow(db, hunter.userId, { kind });
   const res = await app.inject({
     method: 'POST',
     url: '/claim',
@@ -83,4 +66,26 @@ export async function silverOf(db: Db, userId: number): Promise<{ silver: number
     .from(users)
     .where(eq(users.id, userId));
   return row!;
+}
+
+/** A media row as the upload endpoint leaves it (no files): for tests of what refers to media. */
+export async function insertMediaRow(
+  db: Db,
+  ownerId: number,
+  opts: { visibility?: 'public' | 'private'; kind?: 'image' | 'video'; status?: string } = {},
+): Promise<string> {
+  const kind = opts.kind ?? 'image';
+  const key = `${kind === 'image' ? 'i-' : 'v-'}${crypto.randomBytes(8).toString('hex')}-500x500`;
+  await db.insert(media).values({
+    key,
+    ownerId,
+    kind,
+    visibility: opts.visibility ?? 'public',
+    status: opts.status ?? 'ready',
+    mime: kind === 'image' ? 'image/jpeg' : 'video/mp4',
+    bytes: 1234,
+    width: 500,
+    height: 500,
+  });
+  return key;
 }

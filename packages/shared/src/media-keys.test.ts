@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { imageKeySize, isImageKey } from './keys';
+import { imageKeySize, isImageKey } from './media-keys';
 
 describe('media keys', () => {
   it('tells images from videos', () => {

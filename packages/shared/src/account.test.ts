@@ -1,32 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { MSG } from './messages';
 import {
+  ACCOUNT_MSG,
   bankSchema,
+  bioSchema,
   handleSchema,
   isValidRoutingNumber,
-  registerSchema,
   stagenameSchema,
-  bioSchema,
-} from './schemas';
+} from './account';
 
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
   r.error?.issues[0]?.message;
 
-describe('shared schemas (SPEC.md §5)', () => {
-  it('checks e-mail and password with the signup messages', () => {
-    expect(registerSchema.safeParse({ email: 'a@b.co', password: 'Abcdef1!' }).success).toBe(true);
-    expect(firstMessage(registerSchema.safeParse({ email: 'a@b', password: 'Abcdef1!' }))).toBe(
-      MSG.emailInvalid,
-    );
-    expect(firstMessage(registerSchema.safeParse({ email: 'a@b.co', password: 'abcdefg!' }))).toBe(
-      MSG.passwordInvalid,
-    );
-  });
-
+describe('account schemas (SPEC.md §5)', () => {
   it('takes handles of letters and digits up to 15', () => {
     expect(handleSchema.safeParse({ handle: 'Ab3' }).success).toBe(true);
     expect(handleSchema.safeParse({ handle: 'a' }).success).toBe(true); // no minimum enforced
-    expect(firstMessage(handleSchema.safeParse({ handle: '' }))).toBe(MSG.handleRequired);
+    expect(firstMessage(handleSchema.safeParse({ handle: '' }))).toBe(ACCOUNT_MSG.handleRequired);
     expect(handleSchema.safeParse({ handle: 'a_b' }).success).toBe(false);
     expect(handleSchema.safeParse({ handle: 'a'.repeat(16) }).success).toBe(false);
   });
@@ -50,13 +39,13 @@ describe('shared schemas (SPEC.md §5)', () => {
     };
     expect(bankSchema.safeParse(ok).success).toBe(true);
     expect(firstMessage(bankSchema.safeParse({ ...ok, routingNumber: '12345678' }))).toBe(
-      MSG.routingInvalid,
+      ACCOUNT_MSG.routingInvalid,
     );
     expect(firstMessage(bankSchema.safeParse({ ...ok, accountNumber: '1234' }))).toBe(
-      MSG.accountInvalid,
+      ACCOUNT_MSG.accountInvalid,
     );
     expect(firstMessage(bankSchema.safeParse({ ...ok, accountNumber: '1'.repeat(21) }))).toBe(
-      MSG.accountInvalid,
+      ACCOUNT_MSG.accountInvalid,
     );
   });
 });

@@ -1,0 +1,153 @@
+/**
+ * The composition root: every adapter and service of one running API is built here, once, and
+ * handed to whoever needs it. server.ts builds it with the production parts; tests, the seed
+ * and the benchmarks build the same root with other parts (a manual clock, an in-memory job
+ * queue, a bucket of their own). Nothing else in src/ constructs a service or an adapter.
+ *
+ * Order matters only in one direction: adapters first, then services, each given what it uses;
+ * a service that needs another module's service takes it as a constructor argument.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ServiceContext } from './context';
+import type { DatabaseHandle } from './db/client';
+import type { Config } from './env';
+import type { JobDefinition, JobQueue } from './jobs/types';
+import { systemClock, type Clock } from './lib/clock';
+import { loadFieldCipher, type FieldCipher } from './lib/crypto';
+import { MemoryRateStore, RateLimiter, RedisRateStore } from './lib/rate-limiter';
+import { createMailer, type Mailer } from './mail/mailer';
+import { accountJobs } from './modules/account/account.jobs';
+import { AccountService } from './modules/account/account.service';
+import { AuthService } from './modules/auth/auth.service';
+import { billingJobs } from './modules/billing/billing.jobs';
+import { BillingService } from './modules/billing/billing.service';
+import { bountiesJobs } from './modules/bounties/bounties.jobs';
+import { BountiesService } from './modules/bounties/bounties.service';
+import { FeedCache } from './modules/bounties/feed-cache';
+import { mediaJobs } from './modules/media/media.jobs';
+import { VideoTools } from './modules/media/media.processor';
+import { MediaService } from './modules/media/media.service';
+import { ProfilesService } from './modules/profiles/profiles.service';
+import { UsersService } from './modules/users/users.service';
+import type { PaymentGateway } from './payments/gateway';
+import { SandboxGateway } from './payments/sandbox-gateway';
+import { createStorage } from './storage/create-storage';
+import type { MediaStorage } from './storage/storage';
+
+/** What the root is built from. Unset optional parts get the configured production default. */
+export interface RootParts {
+  config: Config;
+  database: DatabaseHandle;
+  log: FastifyBaseLogger;
+  /**
+   * Required on purpose: the server passes its durable queue, the seed and tests an in-memory
+   * one. A root never silently falls back to a queue that would drop jobs.
+   */
+  jobs: JobQueue;
+  clock?: Clock;
+  mailer?: Mailer;
+  storage?: MediaStorage;
+  gateway?: PaymentGateway;
+  rateLimiter?: RateLimiter;
+  cipher?: FieldCipher;
+}
+
+export interface Root {
+  ctx: ServiceContext;
+  config: Config;
+  database: DatabaseHandle;
+  storage: MediaStorage;
+  gateway: PaymentGateway;
+  rateLimiter: RateLimiter;
+  feedCache: FeedCache;
+  services: Services;
+  /** Every background job of every feature, bound to this root's services. */
+  jobDefinitions: JobDefinition[];
+}
+
+export type Services = ReturnType<typeof createServices>;
+
+function createServices(
+  ctx: ServiceContext,
+  parts: {
+    storage: MediaStorage;
+    gateway: PaymentGateway;
+    feedCache: FeedCache;
+    cipher: FieldCipher;
+  },
+) {
+  const tmpDir = path.join(ctx.config.dataDir, 'tmp');
+  fs.mkdirSync(tmpDir, { recursive: true });
+  const media = new MediaService(ctx, {
+    storage: parts.storage,
+    video: new VideoTools(ctx.config.FFMPEG_PATH, ctx.config.FFPROBE_PATH),
+    tmpDir,
+  });
+  const auth = new AuthService(ctx);
+  const users = new UsersService(ctx);
+  const account = new AccountService(ctx, parts.cipher);
+  const billing = new BillingService(ctx, parts.gateway);
+  const bounties = new BountiesService(ctx, parts.feedCache);
+  const profiles = new ProfilesService(ctx);
+  return { media, auth, users, account, billing, bounties, profiles };
+}
+
+export function createRoot(parts: RootParts): Root {
+  const { config, database, log } = parts;
+  // The type says so too; this stops a plain-JS caller that forgot it.
+  if (!parts.jobs) throw new Error('createRoot needs a job queue (server: PgBossJobQueue)');
+  const clock = parts.clock ?? systemClock;
+  const ctx: ServiceContext = {
+    db: database.db,
+    dbKind: database.kind,
+    clock,
+    config,
+    log,
+    mailer: parts.mailer ?? createMailer(config, log),
+    jobs: parts.jobs,
+  };
+  const storage = parts.storage ?? createStorage(config);
+  const gateway = parts.gateway ?? new SandboxGateway(clock);
+  const feedCache = new FeedCache(config.FEED_CACHE_MS);
+  const cipher = parts.cipher ?? loadFieldCipher(config, (m) => log.warn(m));
+  const rateLimiter =
+    parts.rateLimiter ?? new RateLimiter(new MemoryRateStore(clock), config.rateLimitAllow);
+  const services = createServices(ctx, { storage, gateway, feedCache, cipher });
+  const jobDefinitions = [
+    ...mediaJobs(services.media),
+    ...accountJobs(services.account, log),
+    ...billingJobs(services.billing),
+    ...bountiesJobs(services.bounties),
+  ];
+  return {
+    ctx,
+    config,
+    database,
+    storage,
+    gateway,
+    rateLimiter,
+    feedCache,
+    services,
+    jobDefinitions,
+  };
+}
+
+/**
+ * Rate limits shared by every API instance through Redis when REDIS_URL is set, else kept in
+ * this process. ioredis is loaded only by processes configured for Redis.
+ */
+export async function createRateLimiter(
+  config: Config,
+  log: FastifyBaseLogger,
+  clock: Clock = systemClock,
+): Promise<RateLimiter> {
+  if (!config.REDIS_URL) {
+    return new RateLimiter(new MemoryRateStore(clock), config.rateLimitAllow);
+  }
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false });
+  redis.on('error', (err) => log.warn({ err: { message: err.message } }, 'redis error'));
+  return new RateLimiter(new RedisRateStore(redis), config.rateLimitAllow);
+}

@@ -1,0 +1,168 @@
+/**
+ * Media intake: what an upload must be before anything is stored (CONTRACT.md "Media"). The
+ * declared type is checked before a byte is read, the body is spooled to a temporary file with
+ * the size limit enforced as it arrives, and the type detected from the bytes must be accepted
+ * and match the declared one. Pure functions of their inputs and the config.
+ */
+import crypto from 'node:crypto';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { IMAGE_TYPES, MEDIA_MSG, VIDEO_TYPES } from '@bountyhunt/shared/media';
+import type { Config } from '../../env';
+import { AppError, badRequest, payloadTooLarge, unsupportedMedia } from '../../errors';
+import { lazyImport } from '../../lib/lazy-import';
+import { MediaInputError } from './media.processor';
+
+export type MediaKind = 'image' | 'video';
+
+export const ACCEPTED = { image: IMAGE_TYPES, video: VIDEO_TYPES };
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+export function randomId(): string {
+  let s = '';
+  for (let i = 0; i < 20; i++) s += ALPHABET[crypto.randomInt(ALPHABET.length)];
+  return s;
+}
+
+export const originalName = (key: string) => `originals/${key}`;
+
+/** file-type (and its tokenizers) is loaded by the first upload, not at start-up. */
+const loadFileType = lazyImport(() => import('file-type'));
+export async function fileTypeFromFile(file: string) {
+  return (await loadFileType()).fileTypeFromFile(file);
+}
+
+type Family = 'jpeg' | 'png' | 'webp' | 'gif' | 'avif' | 'mp4' | 'webm';
+
+const DECLARED: Record<string, Family> = {
+  'image/jpeg': 'jpeg',
+  'image/jpg': 'jpeg',
+  'image/pjpeg': 'jpeg',
+  'image/png': 'png',
+  'image/apng': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'image/avif': 'avif',
+  'video/mp4': 'mp4',
+  'video/quicktime': 'mp4',
+  'video/x-m4v': 'mp4',
+  'video/webm': 'webm',
+};
+const DETECTED: Record<string, Family> = { ...DECLARED };
+const IMAGE_FAMILIES = new Set<Family>(['jpeg', 'png', 'webp', 'gif', 'avif']);
+const VIDEO_FAMILIES = new Set<Family>(['mp4', 'webm']);
+
+/** `image/jpeg; charset=x` → `image/jpeg`. */
+export function normaliseType(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** 415 before any byte is read when the declared type is not one this endpoint takes. */
+export function assertDeclaredType(kind: MediaKind, contentType: string | undefined): void {
+  const family = DECLARED[normaliseType(contentType)];
+  const ok = family && (kind === 'image' ? IMAGE_FAMILIES : VIDEO_FAMILIES).has(family);
+  if (!ok) throw unsupportedMedia(kind === 'image' ? MEDIA_MSG.imageType : MEDIA_MSG.videoType);
+}
+
+export function tooLarge(kind: MediaKind, config: Config): AppError {
+  const max = kind === 'image' ? config.MAX_IMAGE_BYTES : config.MAX_VIDEO_BYTES;
+  const mb = Math.floor(max / (1024 * 1024)) || 1;
+  return payloadTooLarge(kind === 'image' ? MEDIA_MSG.imageTooBig(mb) : MEDIA_MSG.videoTooBig(mb));
+}
+
+export function maxBytes(kind: MediaKind, config: Config): number {
+  return kind === 'image' ? config.MAX_IMAGE_BYTES : config.MAX_VIDEO_BYTES;
+}
+
+/**
+ * Streams the body to a temporary file, refusing it (413) as soon as it passes `limit`. The
+ * request stream is never destroyed (that would reset the connection before the 413 is read):
+ * the rest of an oversized body is read and discarded.
+ */
+export async function spool(
+  input: Buffer | Readable,
+  tmpDir: string,
+  limit: number,
+  onTooLarge: () => AppError,
+): Promise<{ file: string; bytes: number }> {
+  const file = path.join(tmpDir, `up-${crypto.randomBytes(8).toString('hex')}`);
+  const source = Buffer.isBuffer(input) ? Readable.from([input]) : input;
+  const out = fs.createWriteStream(file, { mode: 0o600 });
+  let bytes = 0;
+  try {
+    await once(out, 'open');
+    await new Promise<void>((resolve, reject) => {
+      let settled = false;
+      const finish = (err?: unknown) => {
+        if (settled) return;
+        settled = true;
+        source.off('data', onData);
+        source.off('end', onEnd);
+        source.off('error', onError);
+        source.off('aborted', onAborted);
+        if (err) {
+          source.resume(); // discard the rest
+          out.destroy();
+          reject(err);
+        } else {
+          out.end(() => resolve());
+        }
+      };
+      const onData = (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (bytes > limit) return finish(onTooLarge());
+        if (!out.write(chunk)) {
+          source.pause();
+          out.once('drain', () => source.resume());
+        }
+      };
+      const onEnd = () => finish();
+      const onError = () => finish(badRequest('The upload was interrupted.', 'UPLOAD_ABORTED'));
+      const onAborted = onError;
+      source.on('data', onData);
+      source.once('end', onEnd);
+      source.once('error', onError);
+      source.once('aborted', onAborted);
+      out.once('error', (err) => finish(err));
+      source.resume();
+    });
+  } catch (err) {
+    await new Promise<void>((r) => (out.closed ? r() : out.once('close', () => r())));
+    await fsp.rm(file, { force: true });
+    throw err;
+  }
+  if (bytes === 0) {
+    await fsp.rm(file, { force: true });
+    throw badRequest(MEDIA_MSG.empty, 'EMPTY_UPLOAD');
+  }
+  return { file, bytes };
+}
+
+/** The type from the bytes: must be accepted for `kind` and match the declared type. */
+export async function detect(kind: MediaKind, file: string, contentType: string | undefined) {
+  const found = await fileTypeFromFile(file);
+  const family = found ? DETECTED[found.mime] : undefined;
+  const allowed = kind === 'image' ? IMAGE_FAMILIES : VIDEO_FAMILIES;
+  if (!family || !allowed.has(family)) {
+    throw unsupportedMedia(kind === 'image' ? MEDIA_MSG.imageType : MEDIA_MSG.videoType);
+  }
+  if (family !== DECLARED[normaliseType(contentType)]) {
+    throw unsupportedMedia(MEDIA_MSG.mismatch);
+  }
+  return { family, mime: found!.mime === 'image/apng' ? 'image/png' : found!.mime };
+}
+
+export function inputError(err: unknown, kind: MediaKind): never {
+  if (err instanceof MediaInputError) {
+    if (err.kind === 'too-many-pixels') {
+      throw new AppError(413, 'TOO_MANY_PIXELS', err.message);
+    }
+    throw unsupportedMedia(
+      kind === 'image' ? MEDIA_MSG.unreadableImage : MEDIA_MSG.unreadableVideo,
+    );
+  }
+  throw err;
+}
