@@ -1,10 +1,75 @@
 // Lint guards the architecture (GUIDE.md): web and API never import each other, features
 // stay apart, shared imports nothing of the apps, and no import cycles.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+const repoRoot = path.dirname(fileURLToPath(import.meta.url));
+
+const apiNeverImportsWeb = {
+  group: ['**/web/**', '@bountyhunt/web*', 'react', 'react-dom'],
+  message: 'The API never imports the web app.',
+};
+
+// API modules own their tables (GUIDE.md "Second round"). The modules are the folders of
+// apps/api/src/modules; a module missing here owns no table. Row types count as tables.
+const apiModules = fs
+  .readdirSync(path.join(repoRoot, 'apps/api/src/modules'), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+const tableOwners = {
+  users: ['users', 'hunters', 'UserRow', 'HunterRow'],
+  auth: ['sessions'],
+  account: ['passwordResets'],
+  media: ['media'],
+  billing: ['charges', 'silverLedger'],
+  bounties: ['bounties', 'rounds', 'claims', 'votes', 'voteEarnings'],
+  profiles: ['posts'],
+};
+for (const owner of Object.keys(tableOwners))
+  if (!apiModules.includes(owner)) throw new Error(`eslint.config.js: no API module ${owner}`);
+/** What another module may import of a module: its services, read interface, presenters, job names and SQL fragments. */
+const moduleSurface = (m) =>
+  ['service', 'read', 'present', 'jobs', 'sql'].map((role) => `**/modules/${m}/*.${role}.ts`);
+const foreignTables = (m, also = []) =>
+  Object.entries(tableOwners)
+    .filter(([owner]) => owner !== m)
+    .flatMap(([, tables]) => tables)
+    .filter((t) => !also.includes(t));
+const apiModuleRules = (m, allowTables = []) => ({
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: [
+        apiNeverImportsWeb,
+        {
+          group: ['**/db/schema', '**/db/schema/*'],
+          importNames: foreignTables(m, allowTables),
+          message: `Another module owns this table: call its service or its <module>.read.ts (tableOwners in eslint.config.js).`,
+        },
+      ],
+    },
+  ],
+  'import-x/no-restricted-paths': [
+    'error',
+    {
+      zones: apiModules
+        .filter((o) => o !== m)
+        .map((o) => ({
+          target: `./apps/api/src/modules/${m}`,
+          from: `./apps/api/src/modules/${o}/**`,
+          except: moduleSurface(o),
+          message: `Modules meet through ${o}'s *.service.ts, *.read.ts, *.present.ts, *.jobs.ts or *.sql.ts, never its repositories or internals.`,
+        })),
+    },
+  ],
+});
+const apiModuleTestFiles = ['**/*.test.ts', '**/*.fixtures.ts', '**/*.test-support.ts'];
 
 export default tseslint.config(
   {
@@ -57,15 +122,22 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            {
-              group: ['**/web/**', '@bountyhunt/web*', 'react', 'react-dom'],
-              message: 'The API never imports the web app.',
-            },
-          ],
+          patterns: [apiNeverImportsWeb],
         },
       ],
     },
+  },
+  // A module owns its tables and keeps its repositories to itself (tests may set up any
+  // state). billing's silver.service.ts is the one writer of users.silver, so it may name
+  // the users table (CONTRACT.md "Money and tokens").
+  ...apiModules.map((m) => ({
+    files: [`apps/api/src/modules/${m}/**/*.ts`],
+    ignores: apiModuleTestFiles,
+    rules: apiModuleRules(m),
+  })),
+  {
+    files: ['apps/api/src/modules/billing/silver.service.ts'],
+    rules: apiModuleRules('billing', ['users']),
   },
   {
     files: ['apps/web/**/*.{ts,tsx}'],

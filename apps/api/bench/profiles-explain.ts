@@ -13,12 +13,12 @@ import crypto from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 import { createDatabase, queryRows, runMigrations, type Db } from '../src/db/client';
+import { type Keyset } from '../src/db/keyset';
+import { hunterClaimsPageQuery as claimsPageQuery } from '../src/modules/bounties/bounties.read';
 import {
-  claimsPageQuery,
   directoryPageQuery,
   hunterStatsQuery,
   postsPageQuery,
-  type Keyset,
 } from '../src/modules/profiles/profiles.repository';
 
 const SIZES = {

@@ -87,10 +87,10 @@ function createServices(
   });
   const auth = new AuthService(ctx);
   const users = new UsersService(ctx);
-  const account = new AccountService(ctx, parts.cipher);
-  const billing = new BillingService(ctx, parts.gateway);
+  const account = new AccountService(ctx, parts.cipher, users, auth);
+  const billing = new BillingService(ctx, parts.gateway, users);
   const bounties = new BountiesService(ctx, parts.feedCache);
-  const profiles = new ProfilesService(ctx);
+  const profiles = new ProfilesService(ctx, users);
   return { media, auth, users, account, billing, bounties, profiles };
 }
 

@@ -39,7 +39,7 @@ describe('re-encryption job', () => {
     const ctx = { ...t.app.root.ctx, config };
     const rotated = new FieldCipher(newKey, [oldKey]);
     // The same service the root builds, given the rotated keys (as a restart with them would).
-    const account = new AccountService(ctx, rotated);
+    const account = new AccountService(ctx, rotated, t.root.services.users, t.root.services.auth);
     expect(rotated.isStale(before.ssnEnc!)).toBe(true);
 
     expect(await account.reencryptStale()).toBe(1);
@@ -59,7 +59,14 @@ describe('re-encryption job', () => {
     const h = await signUp(t.app, { hunter: true });
     await t.app.inject({ method: 'PUT', url: '/user/ssn/444556666', headers: h.auth });
     const stranger = new FieldCipher(crypto.randomBytes(32).toString('base64'));
-    expect(await new AccountService(t.root.ctx, stranger).reencryptStale()).toBe(0);
+    expect(
+      await new AccountService(
+        t.root.ctx,
+        stranger,
+        t.root.services.users,
+        t.root.services.auth,
+      ).reencryptStale(),
+    ).toBe(0);
     expect(t.logs.join('')).toContain('re-encryption failed');
     expect(t.logs.join('')).not.toContain('444556666');
   });

@@ -16,7 +16,7 @@ import { hashPassword, verifyPassword } from '../../lib/password';
 import { hashToken, randomToken } from '../../lib/tokens';
 import { emailChangedMail, passwordChangedMail, passwordResetMail } from '../../mail/templates';
 import type { MailMessage } from '../../mail/mailer';
-import { deleteUserSessions } from '../auth/sessions.repository';
+import type { AuthService } from '../auth/auth.service';
 import { getMedia } from '../media/media.service';
 import { presentHunter, presentUser } from '../users/users.present';
 import {
@@ -25,16 +25,12 @@ import {
   isEmailTakenByOther,
   isHandleTakenByOther,
 } from '../users/users.read';
-import { updateUser } from '../users/users.repository';
+import type { UsersService } from '../users/users.service';
 import {
   consumeResetCode,
-  ensureHunter,
-  findStaleCiphertexts,
   purgeResetCodes,
-  replaceCiphertexts,
   insertResetCode,
   retireResetCodes,
-  updateHunter,
 } from './account.repository';
 
 /** A reset link works for one hour (and once). */
@@ -44,6 +40,8 @@ export class AccountService {
   constructor(
     private readonly ctx: ServiceContext,
     private readonly cipher: FieldCipher,
+    private readonly users: UsersService,
+    private readonly auth: AuthService,
   ) {}
 
   private async user(actor: Actor) {
@@ -68,13 +66,13 @@ export class AccountService {
       throw conflict(ACCOUNT_MSG.handleTaken, 'HANDLE_TAKEN');
     let row;
     try {
-      row = await updateUser(this.ctx.db, me.id, { handle });
+      row = await this.users.update(me.id, { handle });
     } catch (err) {
       // Two users racing for one handle: the unique index decides.
       if (isUniqueViolation(err)) throw conflict(ACCOUNT_MSG.handleTaken, 'HANDLE_TAKEN');
       throw err;
     }
-    const hunter = hasRole(row.role, ROLE.hunter) ? await ensureHunter(this.ctx.db, row.id) : null;
+    const hunter = hasRole(row.role, ROLE.hunter) ? await this.users.ensureHunter(row.id) : null;
     return {
       user: presentUser(row),
       hunter: hunter ? presentHunter(hunter, row.handle) : null,
@@ -90,7 +88,7 @@ export class AccountService {
       throw notAcceptable(ACCOUNT_MSG.emailChangeTaken, 'EMAIL_EXISTS');
     let row;
     try {
-      row = await updateUser(this.ctx.db, me.id, { email: next });
+      row = await this.users.update(me.id, { email: next });
     } catch (err) {
       if (isUniqueViolation(err)) throw notAcceptable(ACCOUNT_MSG.emailChangeTaken, 'EMAIL_EXISTS');
       throw err;
@@ -106,8 +104,8 @@ export class AccountService {
       throw badRequest(ACCOUNT_MSG.passwordWrong, 'WRONG_PASSWORD');
     const passwordHash = await hashPassword(newPassword);
     await this.ctx.db.transaction(async (tx) => {
-      await updateUser(tx, me.id, { passwordHash });
-      await deleteUserSessions(tx, me.id, actor.sessionId);
+      await this.users.update(me.id, { passwordHash }, tx);
+      await this.auth.endOtherSessions(me.id, actor.sessionId, tx);
       await retireResetCodes(tx, me.id, this.ctx.clock.now());
     });
     await this.notify(passwordChangedMail(me.email));
@@ -140,8 +138,8 @@ export class AccountService {
     const email = await this.ctx.db.transaction(async (tx) => {
       const userId = await consumeResetCode(tx, hashToken(resetCode), now);
       if (userId === undefined) return undefined;
-      const row = await updateUser(tx, userId, { passwordHash });
-      await deleteUserSessions(tx, userId);
+      const row = await this.users.update(userId, { passwordHash }, tx);
+      await this.auth.endOtherSessions(userId, undefined, tx);
       await retireResetCodes(tx, userId, now);
       return row.email;
     });
@@ -151,12 +149,12 @@ export class AccountService {
 
   async setBio(actor: Actor, bio: string | null): Promise<Hunter> {
     const me = await this.user(actor);
-    return presentHunter(await updateHunter(this.ctx.db, me.id, { bio }), me.handle);
+    return presentHunter(await this.users.updateHunter(me.id, { bio }), me.handle);
   }
 
   async setStagename(actor: Actor, stagename: string | null): Promise<Hunter> {
     const me = await this.user(actor);
-    return presentHunter(await updateHunter(this.ctx.db, me.id, { stagename }), me.handle);
+    return presentHunter(await this.users.updateHunter(me.id, { stagename }), me.handle);
   }
 
   /** A media key is usable when it exists, belongs to the user and is a finished image. */
@@ -182,24 +180,24 @@ export class AccountService {
   async setPicture(actor: Actor, key: string): Promise<Hunter> {
     const me = await this.user(actor);
     await this.ownImage(actor, key, 'public', ACCOUNT_MSG.pictureRequired);
-    return presentHunter(await updateHunter(this.ctx.db, me.id, { picture: key }), me.handle);
+    return presentHunter(await this.users.updateHunter(me.id, { picture: key }), me.handle);
   }
 
   async setName(actor: Actor, firstName: string, lastName: string): Promise<User> {
-    return presentUser(await updateUser(this.ctx.db, actor.userId, { firstName, lastName }));
+    return presentUser(await this.users.update(actor.userId, { firstName, lastName }));
   }
 
   async setAddress(
     actor: Actor,
     a: { street: string; city: string; state: string; zip: string },
   ): Promise<User> {
-    return presentUser(await updateUser(this.ctx.db, actor.userId, a));
+    return presentUser(await this.users.update(actor.userId, a));
   }
 
   /** PUT /user/ssn/{ssn}: stored encrypted; only the last four ever leave. */
   async setSsn(actor: Actor, ssn: string): Promise<User> {
     return presentUser(
-      await updateUser(this.ctx.db, actor.userId, {
+      await this.users.update(actor.userId, {
         ssnEnc: this.cipher.encrypt(ssn),
         ssnLastFour: ssn.slice(-4),
       }),
@@ -217,7 +215,7 @@ export class AccountService {
     },
   ): Promise<User> {
     return presentUser(
-      await updateUser(this.ctx.db, actor.userId, {
+      await this.users.update(actor.userId, {
         bankName: b.name,
         bankAccountType: b.accountType,
         bankRoutingNumber: b.routingNumber,
@@ -232,7 +230,7 @@ export class AccountService {
     if (idFront === idSelfie) throw badRequest(ACCOUNT_MSG.idSelfieRequired, 'MEDIA_INVALID');
     await this.ownImage(actor, idFront, 'private', ACCOUNT_MSG.idFrontRequired);
     await this.ownImage(actor, idSelfie, 'private', ACCOUNT_MSG.idSelfieRequired);
-    await updateUser(this.ctx.db, actor.userId, {
+    await this.users.update(actor.userId, {
       idFrontKey: idFront,
       idSelfieKey: idSelfie,
       identityStatus: 'pending',
@@ -249,7 +247,7 @@ export class AccountService {
     let skipped = new Set<number>();
     for (;;) {
       const rows = (
-        await findStaleCiphertexts(ctx.db, cipher.currentKeyId, batch + skipped.size)
+        await this.users.findStaleCiphertexts(cipher.currentKeyId, batch + skipped.size)
       ).filter((r) => !skipped.has(r.id));
       if (rows.length === 0) return done;
       for (const row of rows) {
@@ -264,7 +262,7 @@ export class AccountService {
                 ? cipher.encrypt(cipher.decrypt(row.bankAccountEnc))
                 : row.bankAccountEnc,
           };
-          if (await replaceCiphertexts(ctx.db, row.id, row, next)) done += 1;
+          if (await this.users.replaceCiphertexts(row.id, row, next)) done += 1;
         } catch (err) {
           // A key that is no longer configured: leave the row, say so, go on with the others.
           ctx.log.error(

@@ -1,5 +1,6 @@
 import { AUTH_MSG, type AuthAnswer } from '@bountyhunt/shared/auth';
 import type { Actor, ServiceContext } from '../../context';
+import type { DbOrTx } from '../../db/client';
 import { badRequest } from '../../errors';
 import { dummyPasswordHash, verifyPassword } from '../../lib/password';
 import { hashToken, randomToken } from '../../lib/tokens';
@@ -65,7 +66,12 @@ export class AuthService {
     await deleteSessionByHash(this.ctx.db, hashToken(token));
   }
 
-  endOtherSessions(userId: number, keepSessionId?: number): Promise<void> {
-    return deleteUserSessions(this.ctx.db, userId, keepSessionId);
+  /** Ends every session of the user but `keepSessionId`; `db` lets a caller's transaction include it. */
+  endOtherSessions(
+    userId: number,
+    keepSessionId?: number,
+    db: DbOrTx = this.ctx.db,
+  ): Promise<void> {
+    return deleteUserSessions(db, userId, keepSessionId);
   }
 }

@@ -19,7 +19,6 @@
  *   the gateway's token.
  */
 import crypto from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import {
   type CardInput,
   DEFAULT_PLAN_INDEX,
@@ -31,18 +30,12 @@ import {
 import { hasRole, ROLE } from '@bountyhunt/shared/roles';
 import type { User } from '@bountyhunt/shared/users';
 import type { Actor, ServiceContext } from '../../context';
-import { users, type UserRow } from '../../db/schema';
 import { type AppError, badRequest, forbidden, paymentRequired, unauthorized } from '../../errors';
 import { CardError, type CardToken, type PaymentGateway } from '../../payments/gateway';
 import { presentUser } from '../users/users.present';
-import { findUserById } from '../users/users.read';
-import {
-  findChargeByKey,
-  findDueRenewals,
-  insertCharge,
-  lockUser,
-  type ChargeRow,
-} from './billing.repository';
+import { findDueRenewals, findUserById, lockUser, type UserRow } from '../users/users.read';
+import type { UsersService } from '../users/users.service';
+import { findChargeByKey, insertCharge, type ChargeRow } from './billing.repository';
 import { creditSilver, silverHistory } from './silver.service';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -94,6 +87,7 @@ export class BillingService {
   constructor(
     private readonly ctx: ServiceContext,
     private readonly gateway: PaymentGateway,
+    private readonly users: UsersService,
   ) {}
 
   private async member(actor: Actor): Promise<UserRow> {
@@ -133,11 +127,7 @@ export class BillingService {
     const values = this.isActive(user)
       ? { pendingMembership: planIndex === user.membership ? null : planIndex }
       : { membership: planIndex, pendingMembership: null };
-    const [row] = await this.ctx.db
-      .update(users)
-      .set({ ...values, updatedAt: this.ctx.clock.now() })
-      .where(eq(users.id, user.id))
-      .returning();
+    const row = await this.users.update(user.id, { ...values, updatedAt: this.ctx.clock.now() });
     return presentUser(row!);
   }
 
@@ -183,9 +173,9 @@ export class BillingService {
         });
         if (result.status === 'declined') return { kind: 'declined' as const, declined: result };
         state.charged = { reference: result.reference, amountCents: plan.priceCents };
-        const [updated] = await tx
-          .update(users)
-          .set({
+        const updated = await this.users.update(
+          user.id,
+          {
             ...cardColumns(token),
             membership: plan.index,
             pendingMembership: null,
@@ -193,9 +183,9 @@ export class BillingService {
             renewalFailures: 0,
             nextRenewalAttemptAt: null,
             updatedAt: now,
-          })
-          .where(eq(users.id, user.id))
-          .returning();
+          },
+          tx,
+        );
         const silver = await creditSilver(tx, user.id, plan.silver, 'membership', charge.id, {
           at: now,
         });
@@ -250,14 +240,11 @@ export class BillingService {
       member.renewalFailures > 0 &&
       member.renewalFailures < MAX_RENEWAL_ATTEMPTS &&
       member.nextRenewalAttemptAt !== null;
-    await this.ctx.db
-      .update(users)
-      .set({
-        ...cardColumns(token),
-        ...(retrying ? { nextRenewalAttemptAt: now } : {}),
-        updatedAt: now,
-      })
-      .where(eq(users.id, member.id));
+    await this.users.update(member.id, {
+      ...cardColumns(token),
+      ...(retrying ? { nextRenewalAttemptAt: now } : {}),
+      updatedAt: now,
+    });
     if (retrying) await this.ctx.jobs.send(RENEW_JOB, {}, { singletonKey: 'renew-now' });
   }
 
@@ -362,31 +349,33 @@ export class BillingService {
       });
       if (result.status === 'succeeded') {
         const base = user.active.getTime() > now.getTime() ? user.active : now;
-        await tx
-          .update(users)
-          .set({
+        await this.users.update(
+          user.id,
+          {
             membership: plan.index,
             pendingMembership: null,
             active: addMonths(base, 1),
             renewalFailures: 0,
             nextRenewalAttemptAt: null,
             updatedAt: now,
-          })
-          .where(eq(users.id, user.id));
+          },
+          tx,
+        );
         await creditSilver(tx, user.id, plan.silver, 'renewal', charge.id, { at: now });
         return { result: 'renewed' as const, user, plan };
       }
       const lapsed = attempt >= MAX_RENEWAL_ATTEMPTS;
-      await tx
-        .update(users)
-        .set({
+      await this.users.update(
+        user.id,
+        {
           renewalFailures: attempt,
           nextRenewalAttemptAt: lapsed
             ? null
             : new Date(now.getTime() + RETRY_DELAYS_MS[attempt - 1]!),
           updatedAt: now,
-        })
-        .where(eq(users.id, user.id));
+        },
+        tx,
+      );
       return {
         result: lapsed ? ('lapsed' as const) : ('declined' as const),
         user,

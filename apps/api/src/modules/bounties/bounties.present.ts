@@ -1,17 +1,16 @@
 /** Rows → answer shapes of CONTRACT.md "Shapes of answers". */
 import type { Bounty, Claim, Round } from '@bountyhunt/shared/bounties';
+import type { ProfileClaim } from '@bountyhunt/shared/profiles';
+import { iso, isoFromKey, isoOrNull } from '../../lib/dates';
 import type { ClaimView, RoundClaimView } from './claims.repository';
 import type { SearchRow } from './search.repository';
 
-export function iso(value: Date | string): string {
-  return (value instanceof Date ? value : new Date(value)).toISOString();
-}
-
-function isoOrNull(value: Date | string | null | undefined): string | null {
-  return value == null ? null : iso(value);
-}
-
-export function presentClaim(v: ClaimView): Claim {
+/**
+ * The one Claim presenter (the claim page, the bounty page, the feed and the profiles' claim
+ * lists). `created` comes from the microsecond key when the query selected one (`ts`), which
+ * is driver-independent, else from created_at.
+ */
+export function presentClaim(v: ClaimView & { ts?: string }): Claim {
   return {
     claimId: v.id,
     bountyId: v.bounty_id,
@@ -26,8 +25,13 @@ export function presentClaim(v: ClaimView): Claim {
     },
     media: v.media,
     votes: v.votes,
-    created: iso(v.created_at),
+    created: v.ts !== undefined ? isoFromKey(v.ts) : iso(v.created_at),
   };
+}
+
+/** A claim with its rank in its round (GET /user/claims, the profile feed). */
+export function presentRankedClaim(v: ClaimView & { ts?: string; rank: unknown }): ProfileClaim {
+  return { ...presentClaim(v), rank: Number(v.rank) };
 }
 
 /** Groups lateral-join rows (one per claim, or one empty per claimless round) by bounty. */

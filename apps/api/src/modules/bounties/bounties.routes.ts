@@ -10,10 +10,10 @@ import {
   roundCreateSchema,
   voteSchema,
 } from '@bountyhunt/shared/bounties';
-import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/api';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../errors';
+import { setNextCursor } from '../../lib/paging';
 import { requireActor } from '../../plugins/auth';
 import { CompressedOnce, sendJson } from '../../plugins/compress';
 
@@ -62,7 +62,7 @@ const bountiesRoutes: FastifyPluginAsyncZod = async (app) => {
       // The page comes as JSON already encoded with feedAnswer (feed-cache.ts); a cached page
       // is compressed once, not once per answer.
       const page = await service.searchPage(request.body);
-      if (page.nextCursor) reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
+      setNextCursor(reply, page.nextCursor);
       page.compressed ??= new CompressedOnce(page.json);
       return sendJson(request, reply, page.compressed);
     },

@@ -20,6 +20,7 @@ import { PAYMENT_MSG } from '@bountyhunt/shared/billing';
 import { z } from 'zod';
 import type { Actor, ServiceContext } from '../../context';
 import { badRequest, conflict, forbidden, notFound, paymentRequired } from '../../errors';
+import { decodeCursor, pageLimit, takePage, type PageSize } from '../../lib/paging';
 import { getMedia } from '../media/media.service';
 import { findHunterByUserId, findUserById, hunterUserId } from '../users/users.read';
 import * as repo from './bounties.repository';
@@ -48,26 +49,19 @@ export function toPrefixQuery(term: string): string | null {
   return unique.length ? unique.map((w) => `${w}:*`).join(' & ') : null;
 }
 
-export function encodeCursor(c: SearchCursor): string {
-  return Buffer.from(JSON.stringify(c)).toString('base64url');
-}
+/** The feed's page sizes (limits from the shared search schema). */
+const FEED_PAGE: PageSize = { default: SEARCH_PAGE.default, max: SEARCH_PAGE.max };
 
-export function decodeCursor(value: string): SearchCursor {
-  try {
-    const c = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as SearchCursor;
-    if (
-      typeof c !== 'object' ||
-      c === null ||
-      typeof c.c !== 'string' ||
-      !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(c.c) ||
-      !Number.isSafeInteger(c.i) ||
-      (c.r !== undefined && (typeof c.r !== 'number' || !Number.isFinite(c.r)))
-    )
-      throw new Error('shape');
-    return { c: c.c, i: c.i, ...(c.r !== undefined ? { r: c.r } : {}) };
-  } catch {
-    throw badRequest(BOUNTY_MSG.badCursor, 'BAD_CURSOR');
-  }
+/** The feed's cursor: created_at key and id of the last bounty, and its rank for term searches. */
+const searchCursor = z.object({
+  c: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/),
+  i: z.number().refine(Number.isSafeInteger),
+  r: z.number().optional(),
+});
+
+export function decodeSearchCursor(value: string | undefined): SearchCursor | undefined {
+  const c = decodeCursor(value, searchCursor, () => badRequest(BOUNTY_MSG.badCursor, 'BAD_CURSOR'));
+  return c && { c: c.c, i: c.i, ...(c.r !== undefined ? { r: c.r } : {}) };
 }
 
 export class BountiesService {
@@ -131,16 +125,20 @@ export class BountiesService {
 
   /** POST /bounty/search: one page, and the cursor of the next when there may be more. */
   async search(input: BountySearchInput): Promise<{ items: Bounty[]; nextCursor: string | null }> {
-    const limit = input.limit ?? SEARCH_PAGE.default;
+    const limit = pageLimit(input.limit, FEED_PAGE);
     const tsquery = toPrefixQuery(input.term ?? '');
-    const after = input.cursor ? decodeCursor(input.cursor) : undefined;
+    const after = decodeSearchCursor(input.cursor);
     const rows = await searchBounties(this.ctx.db, {
       tsquery,
       ...(input.excludeId !== undefined ? { excludeId: input.excludeId } : {}),
       limit: limit + 1,
       ...(after ? { after } : {}),
     });
-    const page = rows.slice(0, limit);
+    const { rows: page, next } = takePage(rows, limit, (last): SearchCursor => ({
+      c: last.created_key,
+      i: last.id,
+      ...(tsquery ? { r: Number(last.rank) } : {}),
+    }));
     const rounds = groupRounds(
       await claimsRepo.roundsWithClaims(
         this.ctx.db,
@@ -148,23 +146,17 @@ export class BountiesService {
         FEED_CLAIMS_PER_ROUND,
       ),
     );
-    const last = page[page.length - 1];
-    const nextCursor =
-      rows.length > limit && last
-        ? encodeCursor({
-            c: last.created_key,
-            i: last.id,
-            ...(tsquery ? { r: Number(last.rank) } : {}),
-          })
-        : null;
-    return { items: page.map((r) => presentBounty(r, rounds.get(r.id) ?? [])), nextCursor };
+    return {
+      items: page.map((r) => presentBounty(r, rounds.get(r.id) ?? [])),
+      nextCursor: next,
+    };
   }
 
   /** POST /bounty/search as the JSON the route sends, through the feed micro-cache. */
   searchPage(input: BountySearchInput): Promise<FeedPage> {
     const key = JSON.stringify([
       toPrefixQuery(input.term ?? ''),
-      input.limit ?? SEARCH_PAGE.default,
+      pageLimit(input.limit, FEED_PAGE),
       input.cursor ?? null,
       input.excludeId ?? null,
     ]);

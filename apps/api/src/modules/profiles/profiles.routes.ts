@@ -20,16 +20,10 @@ import {
   profileClaimAnswer,
 } from '@bountyhunt/shared/profiles';
 import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/api';
-import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireActor } from '../../plugins/auth';
-import type { Page } from './profiles.service';
-
-function sendPage<T>(reply: FastifyReply, page: Page<T>): T[] {
-  if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
-  return page.items;
-}
+import { sendPage } from '../../lib/paging';
 
 const pagedHeaders = {
   description: `Array; the next page's cursor is in the ${NEXT_CURSOR_HEADER} header`,

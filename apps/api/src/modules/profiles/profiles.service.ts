@@ -14,68 +14,58 @@ import {
   type ProfileClaim,
 } from '@bountyhunt/shared/profiles';
 import { hasRole, ROLE } from '@bountyhunt/shared/roles';
+import { z } from 'zod';
 import type { Actor, ServiceContext } from '../../context';
+import type { Keyset } from '../../db/keyset';
 import { badRequest, forbidden, notFound } from '../../errors';
+import { isoFromKey, MICROSECOND_KEY_RE } from '../../lib/dates';
+import { decodeCursor, pageLimit, takePage, type Page, type PageSize } from '../../lib/paging';
+import { bountyExists, listHunterClaims, type HunterClaimRow } from '../bounties/bounties.read';
+import { presentRankedClaim } from '../bounties/bounties.present';
+import { getMedia } from '../media/media.service';
+import type { UsersService } from '../users/users.service';
 import {
-  bountyExists,
   findHunterByHandle,
   findHunterById,
-  findHunterByUserId,
-  findMedia,
+  findHunterWithHandleByUserId,
+  type HunterWithHandle,
+} from '../users/users.read';
+import {
   hunterStats,
   insertPost,
-  listClaims,
   listDirectory,
   listPosts,
-  setBanner,
-  type ClaimRowOut,
-  type HunterWithHandle,
-  type Keyset,
   type PostRowOut,
 } from './profiles.repository';
 
-export interface Page<T> {
-  items: T[];
-  /** Cursor of the next page, or null on the last one. */
-  next: string | null;
-}
+export type { Page };
 
-// ---- cursors: opaque base64url of "kind.timestamp.id" ----------------------------------------
+/** Page sizes of the profile lists (limits from the shared query schemas). */
+const PROFILE_PAGE: PageSize = { default: PAGE.defaultLimit, max: PAGE.maxLimit };
+const DIRECTORY_PAGE: PageSize = { default: PAGE.directoryDefaultLimit, max: PAGE.maxLimit };
 
+const invalidCursor = () => badRequest(PROFILE_MSG.invalidCursor, 'INVALID_CURSOR');
+
+/** A post or claim list's cursor: the kind of the last row, its microsecond key and id. */
+const listCursor = z.object({
+  k: z.enum(['p', 'c']),
+  c: z
+    .string()
+    .regex(MICROSECOND_KEY_RE)
+    .refine((ts) => !Number.isNaN(Date.parse(ts))),
+  i: z.number().int().min(1).max(2_147_483_647),
+});
 type Kind = 'p' | 'c';
-interface Cursor {
-  kind: Kind;
-  ts: string;
-  id: number;
+const keyOf = (kind: Kind, row: { ts: string; id: number }) => ({ k: kind, c: row.ts, i: row.id });
+
+/** The directory's cursor: the last handle, lower case. */
+const directoryCursor = z.object({ h: z.string().min(1).max(100) });
+
+function cursorOf(raw: string | undefined, kinds: readonly Kind[]) {
+  const c = decodeCursor(raw, listCursor, invalidCursor);
+  if (c && !kinds.includes(c.k)) throw invalidCursor();
+  return c;
 }
-const TS_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-
-export function encodeCursor(c: Cursor): string {
-  return Buffer.from(`${c.kind}.${c.ts}.${c.id}`).toString('base64url');
-}
-
-export function decodeCursor(raw: string | undefined, kinds: readonly Kind[]): Cursor | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  const text = Buffer.from(raw, 'base64url').toString('utf8');
-  const m = /^([pc])\.([^.]+\.\d{6}Z)\.(\d{1,10})$/.exec(text);
-  const id = m ? Number(m[3]) : NaN;
-  if (
-    !m ||
-    !kinds.includes(m[1] as Kind) ||
-    !TS_RE.test(m[2]!) ||
-    Number.isNaN(Date.parse(m[2]!)) ||
-    id < 1 ||
-    id > 2_147_483_647
-  )
-    throw badRequest(PROFILE_MSG.invalidCursor, 'INVALID_CURSOR');
-  return { kind: m[1] as Kind, ts: m[2]!, id };
-}
-
-// ---- presenters ------------------------------------------------------------------------------
-
-/** The microsecond cursor text → an ISO date (ms), driver-independent. */
-const isoOf = (ts: string) => `${ts.slice(0, 23)}Z`;
-const isoDate = (v: Date | string | null) => (v == null ? null : new Date(v).toISOString());
 
 function presentHunter(row: HunterWithHandle): Hunter {
   return {
@@ -96,35 +86,15 @@ function presentPost(row: PostRowOut): Post {
     bountyId: row.bounty_id,
     file: row.file,
     text: row.text,
-    created: isoOf(row.ts),
+    created: isoFromKey(row.ts),
   };
 }
-
-function presentClaim(row: ClaimRowOut): ProfileClaim {
-  return {
-    claimId: row.id,
-    bountyId: row.bounty_id,
-    bounty: { bountyId: row.bounty_id, title: row.title },
-    roundId: row.round_number,
-    round: { roundId: row.round_number, endDate: isoDate(row.end_date) },
-    hunter: {
-      hunterId: row.hunter_id,
-      handle: row.handle,
-      stagename: row.stagename,
-      picture: row.picture,
-    },
-    media: row.media,
-    votes: row.votes,
-    created: isoOf(row.ts),
-    rank: Number(row.rank),
-  };
-}
-
-const limitOf = (q: PageQuery, def: number = PAGE.defaultLimit) =>
-  Math.min(q.limit ?? def, PAGE.maxLimit);
 
 export class ProfilesService {
-  constructor(private readonly ctx: ServiceContext) {}
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly users: UsersService,
+  ) {}
 
   private async hunterOr404(hunterId: number): Promise<HunterWithHandle> {
     const hunter = await findHunterById(this.ctx.db, hunterId);
@@ -134,7 +104,7 @@ export class ProfilesService {
 
   private async actorHunter(actor: Actor): Promise<HunterWithHandle> {
     const hunter = hasRole(actor.role, ROLE.hunter)
-      ? await findHunterByUserId(this.ctx.db, actor.userId)
+      ? await findHunterWithHandleByUserId(this.ctx.db, actor.userId)
       : undefined;
     if (!hunter) throw forbidden(PROFILE_MSG.notHunter, 'NOT_HUNTER');
     return hunter;
@@ -142,7 +112,7 @@ export class ProfilesService {
 
   /** A key from POST /media/*: uploaded by this user, public, not failed. */
   private async ownMedia(actor: Actor, key: string) {
-    const info = await findMedia(this.ctx.db, key);
+    const info = await getMedia(this.ctx, key);
     if (!info || info.ownerId !== actor.userId || info.visibility !== 'public')
       throw badRequest(PROFILE_MSG.mediaUnknown, 'UNKNOWN_MEDIA');
     if (info.status === 'failed') throw badRequest(PROFILE_MSG.mediaFailed, 'MEDIA_FAILED');
@@ -160,41 +130,31 @@ export class ProfilesService {
   /** GET /posts/{hunterId} */
   async posts(hunterId: number, q: PageQuery): Promise<Page<Post>> {
     await this.hunterOr404(hunterId);
-    const limit = limitOf(q);
-    const c = decodeCursor(q.cursor, ['p']);
+    const limit = pageLimit(q.limit, PROFILE_PAGE);
+    const c = cursorOf(q.cursor, ['p']);
     const rows = await listPosts(
       this.ctx.db,
       hunterId,
       limit + 1,
-      c && { ts: c.ts, id: c.id, mode: 'by-id' },
+      c && { ts: c.c, id: c.i, mode: 'by-id' },
     );
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      items: page.map(presentPost),
-      next:
-        rows.length > limit && last ? encodeCursor({ kind: 'p', ts: last.ts, id: last.id }) : null,
-    };
+    const page = takePage(rows, limit, (last) => keyOf('p', last));
+    return { items: page.rows.map(presentPost), next: page.next };
   }
 
   /** GET /user/claims/{hunterId} */
   async claims(hunterId: number, q: PageQuery): Promise<Page<ProfileClaim>> {
     await this.hunterOr404(hunterId);
-    const limit = limitOf(q);
-    const c = decodeCursor(q.cursor, ['c']);
-    const rows = await listClaims(
+    const limit = pageLimit(q.limit, PROFILE_PAGE);
+    const c = cursorOf(q.cursor, ['c']);
+    const rows = await listHunterClaims(
       this.ctx.db,
       hunterId,
       limit + 1,
-      c && { ts: c.ts, id: c.id, mode: 'by-id' },
+      c && { ts: c.c, id: c.i, mode: 'by-id' },
     );
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      items: page.map(presentClaim),
-      next:
-        rows.length > limit && last ? encodeCursor({ kind: 'c', ts: last.ts, id: last.id }) : null,
-    };
+    const page = takePage(rows, limit, (last) => keyOf('c', last));
+    return { items: page.rows.map(presentRankedClaim), next: page.next };
   }
 
   /**
@@ -203,24 +163,24 @@ export class ProfilesService {
    */
   async feed(hunterId: number, q: PageQuery): Promise<Page<FeedItem>> {
     await this.hunterOr404(hunterId);
-    const limit = limitOf(q);
-    const c = decodeCursor(q.cursor, ['p', 'c']);
+    const limit = pageLimit(q.limit, PROFILE_PAGE);
+    const c = cursorOf(q.cursor, ['p', 'c']);
     let postAfter: Keyset | undefined;
     let claimAfter: Keyset | undefined;
-    if (c?.kind === 'p') {
-      postAfter = { ts: c.ts, id: c.id, mode: 'by-id' };
-      claimAfter = { ts: c.ts, id: c.id, mode: 'inclusive' };
-    } else if (c?.kind === 'c') {
-      postAfter = { ts: c.ts, id: c.id, mode: 'strict' };
-      claimAfter = { ts: c.ts, id: c.id, mode: 'by-id' };
+    if (c?.k === 'p') {
+      postAfter = { ts: c.c, id: c.i, mode: 'by-id' };
+      claimAfter = { ts: c.c, id: c.i, mode: 'inclusive' };
+    } else if (c?.k === 'c') {
+      postAfter = { ts: c.c, id: c.i, mode: 'strict' };
+      claimAfter = { ts: c.c, id: c.i, mode: 'by-id' };
     }
     const [postRows, claimRows] = await Promise.all([
       listPosts(this.ctx.db, hunterId, limit + 1, postAfter),
-      listClaims(this.ctx.db, hunterId, limit + 1, claimAfter),
+      listHunterClaims(this.ctx.db, hunterId, limit + 1, claimAfter),
     ]);
     type Entry =
       | { kind: 'p'; ts: string; id: number; row: PostRowOut }
-      | { kind: 'c'; ts: string; id: number; row: ClaimRowOut };
+      | { kind: 'c'; ts: string; id: number; row: HunterClaimRow };
     const merged: Entry[] = [
       ...postRows.map((row) => ({ kind: 'p' as const, ts: row.ts, id: row.id, row })),
       ...claimRows.map((row) => ({ kind: 'c' as const, ts: row.ts, id: row.id, row })),
@@ -229,21 +189,17 @@ export class ProfilesService {
       if (a.kind !== b.kind) return a.kind === 'p' ? -1 : 1;
       return b.id - a.id;
     });
-    const page = merged.slice(0, limit);
-    const last = page[page.length - 1];
+    const page = takePage(merged, limit, (last) => keyOf(last.kind, last));
     return {
-      items: page.map((e): FeedItem => {
+      items: page.rows.map((e): FeedItem => {
         if (e.kind === 'p') {
           const post = presentPost(e.row);
           return { type: 'post', created: post.created, post };
         }
-        const claim = presentClaim(e.row);
+        const claim = presentRankedClaim(e.row);
         return { type: 'claim', created: claim.created, claim };
       }),
-      next:
-        merged.length > limit && last
-          ? encodeCursor({ kind: last.kind, ts: last.ts, id: last.id })
-          : null,
+      next: page.next,
     };
   }
 
@@ -268,28 +224,22 @@ export class ProfilesService {
     const hunter = await this.actorHunter(actor);
     const info = await this.ownMedia(actor, input.banner);
     if (info.kind !== 'image') throw badRequest(PROFILE_MSG.bannerNotImage, 'BANNER_NOT_IMAGE');
-    await setBanner(this.ctx.db, hunter.id, input.banner);
+    await this.users.setHunterBanner(hunter.id, input.banner);
     return presentHunter({ ...hunter, banner: input.banner });
   }
 
   /** GET /hunters */
   async directory(q: DirectoryQuery): Promise<Page<HunterCard>> {
-    const limit = limitOf(q, PAGE.directoryDefaultLimit);
-    let afterHandle: string | undefined;
-    if (q.cursor) {
-      afterHandle = Buffer.from(q.cursor, 'base64url').toString('utf8');
-      if (afterHandle === '' || afterHandle.length > 100)
-        throw badRequest(PROFILE_MSG.invalidCursor, 'INVALID_CURSOR');
-    }
+    const limit = pageLimit(q.limit, DIRECTORY_PAGE);
+    const afterHandle = decodeCursor(q.cursor, directoryCursor, invalidCursor)?.h;
     const rows = await listDirectory(this.ctx.db, {
       term: q.q || undefined,
       afterHandle,
       limit: limit + 1,
     });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
+    const page = takePage(rows, limit, (last) => ({ h: last.handle.toLowerCase() }));
     return {
-      items: page.map((r) => ({
+      items: page.rows.map((r) => ({
         hunterId: r.id,
         handle: r.handle,
         stagename: r.stagename,
@@ -297,10 +247,7 @@ export class ProfilesService {
         bio: r.bio,
         stats: { posts: Number(r.posts), claims: Number(r.claims), votes: Number(r.votes) },
       })),
-      next:
-        rows.length > limit && last
-          ? Buffer.from(last.handle.toLowerCase()).toString('base64url')
-          : null,
+      next: page.next,
     };
   }
 }

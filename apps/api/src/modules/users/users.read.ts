@@ -7,7 +7,19 @@
  * Hot single-statement reads that show a hunter next to another module's rows (the claim
  * page, the bounty page, the feed) join through `hunterCardJoin` rather than a second query.
  */
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  eq,
+  gt,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  notInArray,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type DbOrTx } from '../../db/client';
 import { hunters, users, type HunterRow, type UserRow } from '../../db/schema';
@@ -184,3 +196,37 @@ export const sessionUserJoin = {
   on: (userId: AnyPgColumn) => eq(users.id, userId),
   role: users.role,
 };
+
+/**
+ * For billing's renewal job: members whose renewal is due: a card on file, `active` within `lead` from now but not
+ * ended before `oldest`, not lapsed after the last attempt, and no retry scheduled later.
+ */
+export function findDueRenewals(
+  db: DbOrTx,
+  opts: {
+    now: Date;
+    dueBefore: Date;
+    oldest: Date;
+    maxFailures: number;
+    skip: number[];
+    limit: number;
+  },
+): Promise<{ id: number }[]> {
+  return db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        sql`(${users.role} & 1) <> 0`,
+        isNotNull(users.cardToken),
+        isNotNull(users.membership),
+        lte(users.active, opts.dueBefore),
+        gt(users.active, opts.oldest),
+        lt(users.renewalFailures, opts.maxFailures),
+        or(isNull(users.nextRenewalAttemptAt), lte(users.nextRenewalAttemptAt, opts.now)),
+        opts.skip.length > 0 ? notInArray(users.id, opts.skip) : undefined,
+      ),
+    )
+    .orderBy(users.active)
+    .limit(opts.limit);
+}

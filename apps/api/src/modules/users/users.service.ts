@@ -7,7 +7,19 @@ import { notAcceptable, unauthorized } from '../../errors';
 import { hashPassword } from '../../lib/password';
 import { presentHunter, presentUser } from './users.present';
 import { findUserByEmail } from './users.read';
-import { findUserWithHunter, insertHunter, insertUser } from './users.repository';
+import type { DbOrTx } from '../../db/client';
+import type { HunterRow, UserRow } from './users.read';
+import {
+  ensureHunter,
+  findStaleCiphertexts,
+  findUserWithHunter,
+  insertHunter,
+  insertUser,
+  replaceCiphertexts,
+  setHunterBanner,
+  updateHunter,
+  updateUser,
+} from './users.repository';
 
 export class UsersService {
   constructor(private readonly ctx: ServiceContext) {}
@@ -46,5 +58,48 @@ export class UsersService {
       user: presentUser(user),
       hunter: hunterRow ? presentHunter(hunterRow, user.handle) : null,
     };
+  }
+
+  /** The hunter's banner (profiles checks the media and the actor first). */
+  async setHunterBanner(hunterId: number, banner: string): Promise<void> {
+    await setHunterBanner(this.ctx.db, hunterId, banner);
+  }
+
+  /**
+   * Writes a user's columns (account settings, billing's membership and card). `db` lets the
+   * caller's transaction include the change.
+   */
+  update(
+    id: number,
+    values: Partial<Omit<UserRow, 'id' | 'createdAt' | 'silver'>>,
+    db: DbOrTx = this.ctx.db,
+  ): Promise<UserRow> {
+    return updateUser(db, id, values);
+  }
+
+  /** The hunter row of a creator, created if it is somehow missing. */
+  ensureHunter(userId: number): Promise<HunterRow> {
+    return ensureHunter(this.ctx.db, userId);
+  }
+
+  updateHunter(
+    userId: number,
+    values: Partial<Pick<HunterRow, 'stagename' | 'bio' | 'picture' | 'banner'>>,
+  ): Promise<HunterRow> {
+    return updateHunter(this.ctx.db, userId, values);
+  }
+
+  /** Users with a ciphertext made by a key other than `currentKeyId` (re-encryption job). */
+  findStaleCiphertexts(currentKeyId: string, limit: number) {
+    return findStaleCiphertexts(this.ctx.db, currentKeyId, limit);
+  }
+
+  /** Swaps ciphertexts only if they are still the ones that were read. */
+  replaceCiphertexts(
+    id: number,
+    before: { ssnEnc: string | null; bankAccountEnc: string | null },
+    after: { ssnEnc: string | null; bankAccountEnc: string | null },
+  ): Promise<boolean> {
+    return replaceCiphertexts(this.ctx.db, id, before, after);
   }
 }

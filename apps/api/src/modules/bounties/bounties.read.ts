@@ -1,0 +1,78 @@
+/**
+ * The bounties module's read interface for other modules (profiles): the bounties, rounds,
+ * claims and votes tables are this module's, and these are the reads others make of them.
+ * A hunter's claim list stays one statement (claims joined with bounty, round and hunter);
+ * the hunter's claim totals are a SQL fragment profiles composes with its own post counts.
+ */
+import { eq, sql, type SQL } from 'drizzle-orm';
+import { queryRows, type DbOrTx } from '../../db/client';
+import { keysetWhere, type Keyset } from '../../db/keyset';
+import { bounties } from '../../db/schema';
+import { microsecondKey } from '../../lib/dates';
+import { HUNTER_CARD_COLUMNS, hunterCardJoin } from '../users/users.read';
+import type { ClaimView } from './claims.repository';
+
+export async function bountyExists(db: DbOrTx, bountyId: number): Promise<boolean> {
+  const rows = await db
+    .select({ id: bounties.id })
+    .from(bounties)
+    .where(eq(bounties.id, bountyId))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** A claim of a hunter's list: the claim view, its microsecond key and its rank in its round. */
+export interface HunterClaimRow extends ClaimView {
+  /** created_at, microsecond text (the cursor key and the answer's `created`). */
+  ts: string;
+  rank: unknown;
+}
+
+/*
+ * drizzle-kit writes `.desc()` index columns as DESC NULLS LAST while a bare ORDER BY x DESC
+ * means NULLS FIRST; the ORDER BY below spells NULLS LAST so the planner walks
+ * claims_hunter_feed_idx in order instead of sorting every claim of the hunter.
+ */
+
+/**
+ * A hunter's claims, newest first, each with its rank in its round: 1 + the claims of the same
+ * round with more votes + those with as many votes created earlier (CONTRACT.md: ties go to the
+ * earlier claim). Two counts rather than one OR so each is a range of claims_round_rank_idx.
+ */
+export function hunterClaimsPageQuery(hunterId: number, limit: number, after?: Keyset): SQL {
+  return sql`select c.id, c.bounty_id, b.title, c.round_number, r.end_date, ${HUNTER_CARD_COLUMNS},
+        c.media, c.votes, c.created_at,
+        ${microsecondKey(sql`c.created_at`)} as ts,
+        1 + (select count(*) from claims c2
+             where c2.bounty_id = c.bounty_id and c2.round_number = c.round_number
+               and c2.votes > c.votes)
+          + (select count(*) from claims c3
+             where c3.bounty_id = c.bounty_id and c3.round_number = c.round_number
+               and c3.votes = c.votes and (c3.created_at, c3.id) < (c.created_at, c.id)) as rank
+      from (select * from claims c
+            where c.hunter_id = ${hunterId}${keysetWhere('c', after)}
+            order by c.created_at desc nulls last, c.id desc nulls last
+            limit ${limit}) c
+      join bounties b on b.id = c.bounty_id
+      ${hunterCardJoin(sql`c.hunter_id`)}
+      left join rounds r on r.bounty_id = c.bounty_id and r.number = c.round_number
+      order by c.created_at desc, c.id desc`;
+}
+
+export function listHunterClaims(
+  db: DbOrTx,
+  hunterId: number,
+  limit: number,
+  after?: Keyset,
+): Promise<HunterClaimRow[]> {
+  return queryRows<HunterClaimRow>(db, hunterClaimsPageQuery(hunterId, limit, after));
+}
+
+/**
+ * SQL fragment: one row `(claims, votes)` of the hunter `hunterId` points at, an index-only
+ * count over claims_hunter_feed_idx (which carries votes).
+ */
+export function hunterClaimTotals(hunterId: SQL): SQL {
+  return sql`select count(*) as claims, coalesce(sum(c.votes), 0) as votes
+          from claims c where c.hunter_id = ${hunterId}`;
+}
