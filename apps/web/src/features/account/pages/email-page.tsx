@@ -1,5 +1,6 @@
 import { ACCOUNT_MSG, ACCOUNT_SUCCESS } from '@bountyhunt/shared/account';
-import { AUTH_LIMITS, AUTH_MSG, emailLongSchema } from '@bountyhunt/shared/auth';
+import { AUTH_LIMITS, AUTH_MSG } from '@bountyhunt/shared/auth-texts';
+import { emailLongSchema } from '@bountyhunt/shared/auth';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useSession } from '../../../lib/session';

@@ -1,5 +1,5 @@
 import { ACCOUNT_MSG, ACCOUNT_SUCCESS, passwordChangeSchema } from '@bountyhunt/shared/account';
-import { AUTH_LIMITS, AUTH_MSG } from '@bountyhunt/shared/auth';
+import { AUTH_LIMITS, AUTH_MSG } from '@bountyhunt/shared/auth-texts';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { putPassword } from '../api/account-calls';

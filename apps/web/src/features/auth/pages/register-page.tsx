@@ -1,4 +1,5 @@
-import { AUTH_MSG, type AuthAnswer, registerSchema } from '@bountyhunt/shared/auth';
+import { AUTH_MSG } from '@bountyhunt/shared/auth-texts';
+import { type AuthAnswer, registerSchema } from '@bountyhunt/shared/auth';
 import { API_MSG } from '@bountyhunt/shared/api';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';

@@ -1,4 +1,5 @@
-import { AUTH_MSG, resetSchema } from '@bountyhunt/shared/auth';
+import { AUTH_MSG } from '@bountyhunt/shared/auth-texts';
+import { resetSchema } from '@bountyhunt/shared/auth';
 import { ACCOUNT_MSG } from '@bountyhunt/shared/account';
 import { API_MSG } from '@bountyhunt/shared/api';
 import Alert from '@mui/material/Alert';
