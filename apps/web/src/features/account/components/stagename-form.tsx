@@ -4,7 +4,7 @@ import { MSGF } from '@bountyhunt/shared/messages';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useSession } from '../../../lib/session';
-import { putStagename } from '../api/account-calls';
+import { putStagename } from '../api/update-stagename';
 import { formError, useFormFlow } from './form-flow';
 import { SettingsForm } from './settings-form';
 

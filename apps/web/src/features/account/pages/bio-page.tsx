@@ -4,7 +4,7 @@ import { MSGF } from '@bountyhunt/shared/messages';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useSession } from '../../../lib/session';
-import { putBio } from '../api/account-calls';
+import { putBio } from '../api/update-bio';
 import { formError, useFormFlow } from '../components/form-flow';
 import { SettingsForm } from '../components/settings-form';
 

@@ -5,7 +5,7 @@ import { emailLongSchema } from '@bountyhunt/shared/schemas';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useSession } from '../../../lib/session';
-import { putEmail } from '../api/account-calls';
+import { putEmail } from '../api/update-email';
 import { useFormFlow } from '../components/form-flow';
 import { SettingsForm } from '../components/settings-form';
 

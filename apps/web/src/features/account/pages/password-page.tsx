@@ -4,7 +4,7 @@ import { MSG, MSGF } from '@bountyhunt/shared/messages';
 import { passwordChangeSchema } from '@bountyhunt/shared/schemas';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
-import { putPassword } from '../api/account-calls';
+import { putPassword } from '../api/update-password';
 import { useFormFlow } from '../components/form-flow';
 import { SettingsForm } from '../components/settings-form';
 

@@ -1,7 +1,7 @@
 /** The card form's values → the API body, checked with the shared cardSchema (SPEC.md §5). */
 import { PAYMENT_MSG, parseExpiry } from '@bountyhunt/shared/billing';
 import { CARD_MSG, cardSchema } from '@bountyhunt/shared/schemas';
-import type { CardBody } from '../api/billing-api';
+import type { CardBody } from '../api/card-body';
 
 export type CardField = 'number' | 'expiry' | 'cvv' | 'name' | 'zip';
 
