@@ -9,10 +9,9 @@ import { LIMITS } from '@bountyhunt/shared/limits';
 import { MSGF } from '@bountyhunt/shared/messages';
 import { postCancelTarget } from '@bountyhunt/shared/profiles';
 import { postSchema } from '@bountyhunt/shared/schemas';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { useCreatePost } from '../api/profile-api';
+import { useCreatePost } from '../api/create-post';
 import { MediaPicker, type PickedMedia } from '../components/media-picker';
 
 /**
@@ -22,7 +21,6 @@ import { MediaPicker, type PickedMedia } from '../components/media-picker';
 export default function CreatePostPage() {
   const { id } = useParams();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const create = useCreatePost();
   const [media, setMedia] = useState<PickedMedia | null>(null);
   const [uploading, setUploading] = useState(false);
@@ -47,7 +45,6 @@ export default function CreatePostPage() {
       setError(MSGF.postError(res.status));
       return;
     }
-    await queryClient.invalidateQueries({ queryKey: ['profiles'] });
     navigate('/profile');
   }
 

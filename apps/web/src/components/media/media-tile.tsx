@@ -5,9 +5,8 @@
  */
 import Box, { type BoxProps } from '@mui/material/Box';
 import { useEffect, useState } from 'react';
-import { isImageKey, mediaUrl } from './media-url';
-
-export { isImageKey, mediaUrl };
+import { isImageKey } from '@bountyhunt/shared/keys';
+import { mediaUrl } from './media-url';
 
 const BLANK_BG = 'rgba(255,255,255,0.07)';
 
@@ -41,8 +40,8 @@ export function ProgressiveImage({
   /** On the first screen (the banner): load at once, the full image first among images. */
   eager?: boolean;
 }) {
-  const thumb = mediaUrl(mediaKey, '-t.webp');
-  const big = mediaUrl(mediaKey, '-f.webp');
+  const thumb = mediaUrl(mediaKey, 'thumb');
+  const big = mediaUrl(mediaKey, 'full');
   const [thumbLoaded, setThumbLoaded] = useState(false);
   const [fullLoaded, setFullLoaded] = useState<string | null>(null);
   useEffect(() => {
@@ -83,8 +82,8 @@ export function VideoPreview({ mediaKey, label }: { mediaKey: string; label: str
       {!failed && (
         <Box
           component="video"
-          src={mediaUrl(mediaKey, '-p.mp4')}
-          poster={mediaUrl(mediaKey, '-t.webp')}
+          src={mediaUrl(mediaKey, 'preview')}
+          poster={mediaUrl(mediaKey, 'thumb')}
           muted
           loop
           autoPlay

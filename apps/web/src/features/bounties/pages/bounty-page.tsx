@@ -14,18 +14,18 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
-import { useFeedback } from '../../lib/feedback';
-import { useSession } from '../../lib/session';
-import { useBounty } from './api';
-import { ClaimGrid } from './claim-media';
-import { RoundStatusChip } from './round-status';
+import { ClaimGrid } from '../../../components/media/claim-tile';
+import { useFeedback } from '../../../lib/feedback';
+import { useSession } from '../../../lib/session';
+import { useBounty } from '../api/get-bounty';
+import { RoundStatusChip } from '../components/round-status';
 
 // The dialogs (text field, toggle buttons, upload progress) load when first opened, not with
 // the page.
 const PostClaimDialog = lazy(() =>
-  import('./post-claim-dialog').then((m) => ({ default: m.PostClaimDialog })),
+  import('../components/post-claim-dialog').then((m) => ({ default: m.PostClaimDialog })),
 );
-const OpenRoundDialog = lazy(() => import('./open-round-dialog'));
+const OpenRoundDialog = lazy(() => import('../components/open-round-dialog'));
 
 const EMPTY: Bounty = {
   bountyId: 0,

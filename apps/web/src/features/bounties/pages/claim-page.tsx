@@ -19,16 +19,18 @@ import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Rating from '@mui/material/Rating';
 import Typography from '@mui/material/Typography';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
-import { isActiveMember } from '../../lib/access';
-import { useFeedback } from '../../lib/feedback';
-import { useSession } from '../../lib/session';
-import { useClaim, useClaimRank, useMyVote, useVote } from './api';
-import { BountyFeed } from './bounty-feed';
-import { ClaimMediaLarge } from './claim-media';
-import { RoundStatusChip } from './round-status';
+import { ClaimMediaLarge } from '../../../components/media/claim-tile';
+import { isActiveMember } from '../../../lib/access';
+import { useFeedback } from '../../../lib/feedback';
+import { useSession } from '../../../lib/session';
+import { useClaim } from '../api/get-claim';
+import { useClaimRank } from '../api/get-claim-rank';
+import { useMyVote } from '../api/get-my-vote';
+import { useVote } from '../api/vote';
+import { BountyFeed } from '../components/bounty-feed';
+import { RoundStatusChip } from '../components/round-status';
 
 const VOTE_LABELS = ['1 star', '2 stars', '3 stars', '4 stars', '5 stars'];
 
@@ -36,7 +38,6 @@ function VoteBar({ claimId, locked }: { claimId: number; locked: boolean }) {
   const key = String(claimId);
   const { data: mine, isPending } = useMyVote(key, true);
   const vote = useVote();
-  const queryClient = useQueryClient();
   const { refresh } = useSession();
   const [hover, setHover] = useState(-1);
   const current = mine?.status === 200 ? mine.data : 0;
@@ -49,12 +50,7 @@ function VoteBar({ claimId, locked }: { claimId: number; locked: boolean }) {
       console.error(`Vote failed (${res.status}): ${res.message}`);
       return;
     }
-    queryClient.setQueryData(['claim', key, 'vote'], { status: 200, data: n, message: '' });
-    await Promise.all([
-      refresh(),
-      queryClient.invalidateQueries({ queryKey: ['claim', key] }),
-      queryClient.invalidateQueries({ queryKey: ['bounties'] }),
-    ]);
+    await refresh();
   }
 
   const readOnly = voted || locked || vote.isPending || isPending;

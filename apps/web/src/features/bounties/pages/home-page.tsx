@@ -2,7 +2,7 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useSearchParams } from 'react-router';
-import { BountyFeed } from './bounty-feed';
+import { BountyFeed } from '../components/bounty-feed';
 
 export default function HomePage() {
   const [params] = useSearchParams();

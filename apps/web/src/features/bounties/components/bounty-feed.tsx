@@ -11,8 +11,8 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { memo, useDeferredValue, useEffect, useRef } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useBountyFeed } from './api';
-import { ClaimGrid } from './claim-media';
+import { ClaimGrid } from '../../../components/media/claim-tile';
+import { useBountyFeed } from '../api/search-bounties';
 
 /** The bounty title bar: opens /bounty/{id}. */
 export function BountyTitleBar({ bounty }: { bounty: Bounty }) {

@@ -1,4 +1,4 @@
-/** SPEC.md §2 "Feed rendering" and the claim page's media. */
+/** SPEC.md §2 "Feed rendering" and the claim page's media: claims as the bounty feeds show them. */
 import { formatCount } from '@bountyhunt/shared/format';
 import type { Claim } from '@bountyhunt/shared/bounties';
 import { imageKeySize, isImageKey } from '@bountyhunt/shared/keys';
@@ -6,9 +6,7 @@ import Box from '@mui/material/Box';
 import { Link as RouterLink } from 'react-router';
 import './claim-tile.css';
 import { lazyMediaRef } from '../../lib/lazy-media';
-import { mediaSrc } from './media-src';
-
-export { mediaSrc };
+import { mediaUrl } from './media-url';
 
 function claimLabel(claim: Claim): string {
   const by = claim.hunter.handle ? ` by ${claim.hunter.handle}` : '';
@@ -42,17 +40,17 @@ export function ClaimTile({ claim, eager = false }: { claim: Claim; eager?: bool
     >
       {isImageKey(key) ? (
         eager ? (
-          <img src={mediaSrc.thumb(key)} alt="" />
+          <img src={mediaUrl(key, 'thumb')} alt="" />
         ) : (
-          <img data-src={mediaSrc.thumb(key)} alt="" ref={lazyMediaRef} />
+          <img data-src={mediaUrl(key, 'thumb')} alt="" ref={lazyMediaRef} />
         )
       ) : (
         <video
           {...(eager
-            ? { src: mediaSrc.preview(key), poster: mediaSrc.thumb(key) }
+            ? { src: mediaUrl(key, 'preview'), poster: mediaUrl(key, 'thumb') }
             : {
-                'data-src': mediaSrc.preview(key),
-                'data-poster': mediaSrc.thumb(key),
+                'data-src': mediaUrl(key, 'preview'),
+                'data-poster': mediaUrl(key, 'thumb'),
                 ref: lazyMediaRef,
               })}
           aria-label=""
@@ -86,7 +84,7 @@ export function ClaimMediaLarge({ claim }: { claim: Claim }) {
   return isImageKey(claim.media) ? (
     <Box
       component="img"
-      src={mediaSrc.full(claim.media)}
+      src={mediaUrl(claim.media, 'full')}
       alt={claimLabel(claim)}
       data-testid="claim-media"
       fetchPriority="high"
@@ -96,8 +94,8 @@ export function ClaimMediaLarge({ claim }: { claim: Claim }) {
   ) : (
     <Box
       component="video"
-      src={mediaSrc.preview(claim.media)}
-      poster={mediaSrc.thumb(claim.media)}
+      src={mediaUrl(claim.media, 'preview')}
+      poster={mediaUrl(claim.media, 'thumb')}
       aria-label={claimLabel(claim)}
       data-testid="claim-media"
       controls

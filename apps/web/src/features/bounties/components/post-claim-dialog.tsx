@@ -15,10 +15,10 @@ import DialogTitle from '@mui/material/DialogTitle';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { uploadMedia, usePostClaim } from './api';
+import { uploadMedia } from '../../../lib/upload-media';
+import { useCreateClaim } from '../api/create-claim';
 
 type Upload =
   { state: 'uploading'; progress: number } | { state: 'done'; key: string } | { state: 'failed' };
@@ -38,26 +38,25 @@ export function PostClaimDialog({
   const [preview] = useState(() => URL.createObjectURL(file));
   const [upload, setUpload] = useState<Upload>({ state: 'uploading', progress: 0 });
   const [error, setError] = useState('');
-  const post = usePostClaim();
+  const post = useCreateClaim();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const isVideo = file.type.startsWith('video/');
 
   useEffect(() => () => URL.revokeObjectURL(preview), [preview]);
 
   useEffect(() => {
     let live = true;
-    void uploadMedia(file, (p) => live && setUpload({ state: 'uploading', progress: p })).then(
-      (res) => {
-        if (!live) return;
-        if (res.status === 200 && res.data?.key) setUpload({ state: 'done', key: res.data.key });
-        else {
-          // SPEC.md §8: a failed upload logs to the console only.
-          console.error(`Upload failed (${res.status}): ${res.message}`);
-          setUpload({ state: 'failed' });
-        }
-      },
-    );
+    void uploadMedia(file, {
+      onProgress: (p) => live && setUpload({ state: 'uploading', progress: p }),
+    }).then((res) => {
+      if (!live) return;
+      if (res.status === 200 && res.data?.key) setUpload({ state: 'done', key: res.data.key });
+      else {
+        // SPEC.md §8: a failed upload logs to the console only.
+        console.error(`Upload failed (${res.status}): ${res.message}`);
+        setUpload({ state: 'failed' });
+      }
+    });
     return () => {
       live = false;
     };
@@ -69,8 +68,6 @@ export function PostClaimDialog({
     try {
       const res = await post.mutateAsync({ bountyId, roundId, media: upload.key, multiple: true });
       if (res.status !== 200) return setError(MSGF.claimPostError(res.status));
-      void queryClient.invalidateQueries({ queryKey: ['bounty', String(bountyId)] });
-      void queryClient.invalidateQueries({ queryKey: ['bounties'] });
       onClose();
       navigate(`/claim/${res.data.claimId}`);
     } catch (err) {

@@ -2,9 +2,9 @@ import { useState } from 'react';
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { ClaimMedia } from '../../components/media/claim-media';
-import { MediaUpload, type Uploaded } from '../../components/media/media-upload';
-import { ProgressiveImage } from '../../components/media/progressive-image';
+import { ClaimMedia } from '../../../components/media/claim-media';
+import { MediaUpload, type Uploaded } from '../../../components/media/media-upload';
+import { ProgressiveImage } from '../../../components/media/progressive-image';
 
 /** Upload Media: one image or video, then the feed tile and (images) the full-size viewer. */
 export default function UploadPage() {

@@ -1,6 +1,7 @@
 /**
- * The bounties feature's requests as plain data: the query options (api.ts) and the early
- * script (early.ts) build them here, so an early request is the very one the page sends.
+ * The bounties feature's requests as plain data: the query options (this folder) and the
+ * early script (../early.ts) build them here, so an early request is the very one the page
+ * sends.
  */
 import type { BountySearchInput } from '@bountyhunt/shared/bounties';
 
@@ -21,3 +22,4 @@ export function feedSearchBody(term: string, excludeId?: number, cursor?: string
 export const bountyPath = (id: string) => `/bounty/${id}`;
 export const claimPath = (id: string) => `/claim/${id}`;
 export const claimRankPath = (id: string) => `/claim/rank/${id}`;
+export const myVotePath = (id: string) => `/vote/${id}`;

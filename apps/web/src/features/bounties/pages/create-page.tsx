@@ -19,23 +19,22 @@ import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { useFeedback } from '../../lib/feedback';
-import { useSession } from '../../lib/session';
-import { usePostBounty } from './api';
+import { useFeedback } from '../../../lib/feedback';
+import { useSession } from '../../../lib/session';
+import { useCreateBounty, type CreateBountyBody } from '../api/create-bounty';
 
 export default function CreateBountyPage() {
   const [title, setTitle] = useState('');
   const [seconds, setSeconds] = useState<number>(DEFAULT_BOUNTY_SECONDS);
-  const [mediaType, setMediaType] = useState<number>(DEFAULT_MEDIA_TYPE);
+  const [mediaType, setMediaType] =
+    useState<NonNullable<CreateBountyBody['mediaType']>>(DEFAULT_MEDIA_TYPE);
   const [amount, setAmount] = useState('0');
   const [error, setError] = useState('');
   const [hoursError, setHoursError] = useState('');
-  const post = usePostBounty();
+  const post = useCreateBounty();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const { user, refresh } = useSession();
   const { notify } = useFeedback();
   const durationLabel = useId();
@@ -66,7 +65,6 @@ export default function CreateBountyPage() {
         amount: Number(amount || 0),
       });
       if (res.status !== 200) return setError(MSGF.bountyPostError(res.status));
-      void queryClient.invalidateQueries({ queryKey: ['bounties'] });
       if (res.data.amount > 0) void refresh();
       notify('Your bounty is live!', 'success');
       navigate(`/bounty/${res.data.bountyId}`);
@@ -129,7 +127,7 @@ export default function CreateBountyPage() {
           <ToggleButtonGroup
             exclusive
             value={mediaType}
-            onChange={(_e, v: number | null) => v !== null && setMediaType(v)}
+            onChange={(_e, v: typeof mediaType | null) => v !== null && setMediaType(v)}
             aria-labelledby={typeLabel}
             color="secondary"
           >

@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { readSearchCache, searchBounties, writeSearchCache, type SearchPage } from './api';
-import { roundStatusText } from './round-status';
+import {
+  readSearchCache,
+  searchBounties,
+  writeSearchCache,
+  type SearchPage,
+} from './search-bounties';
 
 const page: SearchPage = { status: 200, data: [], message: '', nextCursor: null };
 
@@ -57,19 +61,5 @@ describe('SPEC.md §9 search cache (session storage e-{claimId}, 5 minutes)', ()
       message: 'UNKNOWN_ERROR',
       nextCursor: null,
     });
-  });
-});
-
-describe('round status text (SPEC.md §4)', () => {
-  const now = new Date('2026-01-10T12:00:00Z');
-  it('names the derived status', () => {
-    expect(roundStatusText(null, now)).toBe('Unknown');
-    expect(roundStatusText({ roundId: 1, endDate: null }, now)).toBe('Pending');
-    expect(roundStatusText({ roundId: 1, endDate: '2026-01-10T13:00:00Z' }, now)).toMatch(
-      /^Active · ends /,
-    );
-    expect(roundStatusText({ roundId: 1, endDate: '2026-01-10T11:00:00Z' }, now)).toMatch(
-      /^Inactive · ended /,
-    );
   });
 });

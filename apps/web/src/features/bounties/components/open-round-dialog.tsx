@@ -9,10 +9,9 @@ import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useSession } from '../../lib/session';
-import { useOpenRound } from './api';
+import { useSession } from '../../../lib/session';
+import { useOpenRound } from '../api/open-round';
 
 export default function OpenRoundDialog({
   bounty,
@@ -25,15 +24,12 @@ export default function OpenRoundDialog({
   const [amount, setAmount] = useState('0');
   const [error, setError] = useState('');
   const open = useOpenRound(bounty.bountyId);
-  const queryClient = useQueryClient();
   const { refresh } = useSession();
 
   async function submit() {
     setError('');
     const res = await open.mutateAsync({ seconds, amount: Number(amount || 0) });
     if (res.status !== 200) return setError(res.message || `Error opening round (${res.status})`);
-    queryClient.setQueryData(['bounty', String(bounty.bountyId)], res);
-    void queryClient.invalidateQueries({ queryKey: ['bounties'] });
     if (Number(amount) > 0) void refresh();
     onClose();
   }
