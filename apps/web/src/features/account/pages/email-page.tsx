@@ -4,7 +4,7 @@ import { emailLongSchema } from '@bountyhunt/shared/auth';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useSession } from '../../../lib/session';
-import { putEmail } from '../api/account-calls';
+import { putEmail } from '../api/update-email';
 import { useFormFlow } from '../components/form-flow';
 import { SettingsForm } from '../components/settings-form';
 
