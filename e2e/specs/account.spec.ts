@@ -3,7 +3,7 @@
  * form's happy path and main error, the member handle step and the creator enrollment.
  */
 import { ACCOUNT_MSG, ACCOUNT_SUCCESS } from '@bountyhunt/shared/account';
-import { AUTH_MSG } from '@bountyhunt/shared/auth';
+import { AUTH_MSG } from '@bountyhunt/shared/auth-texts';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD, api, login, registerCreator, registerMember, uniqueEmail } from '../support/api';

@@ -1,5 +1,5 @@
 /** Sign-in pages (issue 3): /login, /forgot, /reset/{id}, /register/{role}, /join, /message, /hunters, 404. */
-import { AUTH_MSG } from '@bountyhunt/shared/auth';
+import { AUTH_MSG } from '@bountyhunt/shared/auth-texts';
 import { ACCOUNT_MSG } from '@bountyhunt/shared/account';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD, registerCreator, registerMember, uniqueEmail } from '../support/api';

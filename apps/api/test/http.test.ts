@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_MSG } from '@bountyhunt/shared/auth';
+import { AUTH_MSG } from '@bountyhunt/shared/auth-texts';
 import { loadConfig } from '../src/env';
 import { redactUrl } from '../src/plugins/logging';
 import { createTestApp, PASSWORD, signUp, uniqueEmail, type TestApp } from './helper';

@@ -4,7 +4,8 @@
  * password change. Request schemas, limits and texts.
  */
 import { z } from 'zod';
-import { AUTH_LIMITS, newPasswordSchema } from './auth';
+import { AUTH_LIMITS } from './auth-texts';
+import { newPasswordSchema } from './auth';
 
 /** SPEC.md §9 limits. */
 export const ACCOUNT_LIMITS = {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AUTH_MSG, registerSchema } from './auth';
+import { AUTH_MSG } from './auth-texts';
+import { registerSchema } from './auth';
 
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
   r.error?.issues[0]?.message;

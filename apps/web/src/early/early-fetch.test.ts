@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { searchBounties } from '../features/bounties/api';
-import { claimPath, feedSearchBody } from '../features/bounties/requests';
-import { fetchPage } from '../features/profiles/api/paged';
+import { claimPath, feedSearchBody } from '../features/bounties/api/requests';
+import { searchBounties } from '../features/bounties/api/search-bounties';
+import { getHunterFeed } from '../features/profiles/api/get-hunter-feed';
 import { hunterFeedPath } from '../features/profiles/api/requests';
 import { apiRequest, setToken } from '../lib/api-client';
 import { apiBaseUrl } from '../lib/config';
@@ -79,10 +79,10 @@ describe('early calls', () => {
 
     const claim = await apiRequest('GET', claimPath('5'));
     const page = await searchBounties(feedSearchBody('sun'));
-    const feed = await fetchPage(hunterFeedPath(3), { cursor: undefined });
+    const feed = await getHunterFeed(3);
     expect(claim).toEqual({ status: 200, data: { claimId: 5 }, message: '' });
     expect(page).toMatchObject({ status: 200, data: [{ bountyId: 1 }], nextCursor: 'n1' });
-    expect(feed).toMatchObject({ status: 200, data: [{ kind: 'post' }], next: 'n1' });
+    expect(feed).toMatchObject({ status: 200, data: [{ kind: 'post' }], nextCursor: 'n1' });
     // Nothing went to the network a second time.
     expect(calls).toHaveLength(3);
     expect(window.__BH_EARLY__).toEqual([]);

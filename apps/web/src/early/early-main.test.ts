@@ -4,8 +4,8 @@ import { matchPath } from '../lib/early';
 import { EARLY_ROUTES, earlyPlan } from './early-main';
 
 const chunks = {
-  'features/bounties/home-page.tsx': ['/assets/home-page-a.js', '/assets/claim-media-b.css'],
-  'features/bounties/claim-page.tsx': ['/assets/claim-page-c.js'],
+  'features/bounties/pages/home-page.tsx': ['/assets/home-page-a.js', '/assets/claim-media-b.css'],
+  'features/bounties/pages/claim-page.tsx': ['/assets/claim-page-c.js'],
 };
 
 describe('the early script', () => {
@@ -15,7 +15,7 @@ describe('the early script', () => {
       ['GET', '/user', undefined],
       ['POST', '/bounty/search', { term: 'sunset', limit: 8 }],
     ]);
-    expect(home.files).toEqual(chunks['features/bounties/home-page.tsx']);
+    expect(home.files).toEqual(chunks['features/bounties/pages/home-page.tsx']);
 
     const claim = earlyPlan('/claim/12', '', chunks);
     expect(claim.calls.map((c) => c.path)).toEqual(['/user', '/claim/12', '/claim/rank/12']);

@@ -3,7 +3,7 @@
  * status comes from the response and the message is its body's message; any other failure
  * (network, abort, timeout) is status 500, message UNKNOWN_ERROR and empty data.
  */
-import { API_MSG, UI } from '@bountyhunt/shared/api';
+import { API_MSG, NEXT_CURSOR_HEADER, UI } from '@bountyhunt/shared/api';
 import { apiBaseUrl } from './config';
 import { takeEarly } from './early';
 
@@ -107,14 +107,21 @@ function xhrRequest<T>(
   });
 }
 
-export async function apiRequest<T = unknown>(
+/** An answer and its response headers (null when no response arrived). */
+interface Sent<T> {
+  result: ApiResult<T>;
+  headers: Headers | null;
+}
+
+async function send<T>(
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
-  body?: unknown,
-  opts: RequestOptions = {},
-): Promise<ApiResult<T>> {
+  body: unknown,
+  opts: RequestOptions,
+): Promise<Sent<T>> {
   const url = `${apiBaseUrl()}${path.startsWith('/') ? path : `/${path}`}`;
-  if (opts.raw && opts.onProgress) return xhrRequest<T>(method, url, opts.raw, opts);
+  if (opts.raw && opts.onProgress)
+    return { result: await xhrRequest<T>(method, url, opts.raw, opts), headers: null };
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), opts.timeoutMs ?? 30_000);
   opts.signal?.addEventListener('abort', () => controller.abort());
@@ -133,11 +140,51 @@ export async function apiRequest<T = unknown>(
     });
     const parsed = await parseBody(await res.text());
     if (!res.ok)
-      return { status: res.status || 500, data: null as T, message: failureMessage(parsed) };
-    return { status: res.status, data: parsed as T, message: '' };
+      return {
+        result: { status: res.status || 500, data: null as T, message: failureMessage(parsed) },
+        headers: res.headers,
+      };
+    return { result: { status: res.status, data: parsed as T, message: '' }, headers: res.headers };
   } catch {
-    return { status: 500, data: null as T, message: API_MSG.unknownError };
+    return {
+      result: { status: 500, data: null as T, message: API_MSG.unknownError },
+      headers: null,
+    };
   } finally {
     clearTimeout(timer);
   }
+}
+
+export async function apiRequest<T = unknown>(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  body?: unknown,
+  opts: RequestOptions = {},
+): Promise<ApiResult<T>> {
+  return (await send<T>(method, path, body, opts)).result;
+}
+
+/**
+ * One page of a paged list (the bounty search, the profiles' feeds and directory): the array
+ * answer, and the next page's cursor from the `x-next-cursor` header (null on the last page).
+ * A failed page has empty data and no cursor.
+ */
+export interface ApiPage<T> extends ApiResult<T[]> {
+  nextCursor: string | null;
+}
+
+export async function apiPage<T>(
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  opts: RequestOptions = {},
+): Promise<ApiPage<T>> {
+  const { result, headers } = await send<unknown>(method, path, body, opts);
+  const ok = result.status >= 200 && result.status < 300;
+  return {
+    status: result.status,
+    data: ok && Array.isArray(result.data) ? (result.data as T[]) : [],
+    message: result.message,
+    nextCursor: (ok && headers?.get(NEXT_CURSOR_HEADER)) || null,
+  };
 }

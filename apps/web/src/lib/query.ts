@@ -3,17 +3,18 @@
  * whole `{status, data, message}` result instead of throwing, because pages show messages
  * that depend on the status (SPEC.md §8): check `result.status`, not `isError`.
  *
- *   // features/bounties/api/get-bounty.ts
- *   export const bountyQuery = (id: string) => apiQueryOptions<Bounty>(['bounty', id], `/bounty/${id}`);
+ *   // features/bounties/api/get-bounty.ts (keys from the feature's key factory, api/keys.ts)
+ *   export const bountyQuery = (id: string) => apiQueryOptions<Bounty>(bountyKeys.bounty(id), `/bounty/${id}`);
  *   export const useBounty = (id: string) => useApiQuery(bountyQuery(id));
  *   // in a page
  *   const { data: res, isPending } = useBounty(id);
  *   if (res && res.status !== 200) return <Alert>{MSGF.bountyLoadError(res.status)}</Alert>;
  *
- *   const vote = useApiMutation<{ claimId: number; votes: number }>('POST', '/vote');
+ *   const vote = useApiMutation<VoteInput>('POST', '/vote', { onOk: () => invalidate… });
  *   const res = await vote.mutateAsync({ claimId, votes }); // res.status === 200 ?
  */
 import {
+  infiniteQueryOptions,
   QueryClient,
   queryOptions,
   useMutation,
@@ -21,7 +22,7 @@ import {
   type QueryKey,
   type UseQueryOptions,
 } from '@tanstack/react-query';
-import { apiRequest, type ApiResult, type RequestOptions } from './api-client';
+import { apiRequest, type ApiPage, type ApiResult, type RequestOptions } from './api-client';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -40,6 +41,23 @@ export function apiQueryOptions<T>(queryKey: QueryKey, path: string) {
   });
 }
 
+/**
+ * Infinite-query options over a cursor-paged endpoint (`apiPage`): `fetchPage` asks for the
+ * page after `cursor` (undefined: the first). A failed page stops paging and keeps its status.
+ */
+export function apiPagesOptions<T, K extends QueryKey>(
+  queryKey: K,
+  fetchPage: (cursor: string | undefined, signal: AbortSignal) => Promise<ApiPage<T>>,
+) {
+  return infiniteQueryOptions({
+    queryKey,
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam, signal }) => fetchPage(pageParam, signal),
+    getNextPageParam: (last: ApiPage<T>) =>
+      last.status === 200 && last.nextCursor ? last.nextCursor : undefined,
+  });
+}
+
 export function useApiQuery<T>(
   options: UseQueryOptions<ApiResult<T>, Error, ApiResult<T>, QueryKey>,
 ) {
@@ -55,7 +73,16 @@ type Method = 'POST' | 'PUT' | 'DELETE';
 export function useApiMutation<TVars = void, TData = unknown>(
   method: Method,
   path: string | ((vars: TVars) => string),
-  options: { body?: boolean; request?: RequestOptions } = {},
+  options: {
+    body?: boolean;
+    request?: RequestOptions;
+    /**
+     * After a 2xx answer, before `mutateAsync` resolves: the endpoint's hook updates or
+     * invalidates the cached queries its change affects, so pages never name query keys. A
+     * returned promise is awaited (the page goes on once the caches have the change).
+     */
+    onOk?: (result: ApiResult<TData>, vars: TVars) => unknown;
+  } = {},
 ) {
   return useMutation<ApiResult<TData>, Error, TVars>({
     mutationFn: (vars) =>
@@ -65,6 +92,9 @@ export function useApiMutation<TVars = void, TData = unknown>(
         options.body === false ? undefined : (vars ?? undefined),
         options.request,
       ),
+    onSuccess: (result, vars) => {
+      if (result.status >= 200 && result.status < 300) return options.onOk?.(result, vars);
+    },
   });
 }
 

@@ -14,7 +14,8 @@ import {
 } from '@bountyhunt/shared/account';
 import { currentUserAnswer, errorAnswer, userInData } from '@bountyhunt/shared/users';
 import { hunterAnswer } from '@bountyhunt/shared/profiles';
-import { AUTH_LIMITS, AUTH_MSG, EMAIL_RE, resetSchema } from '@bountyhunt/shared/auth';
+import { AUTH_LIMITS, AUTH_MSG, EMAIL_RE } from '@bountyhunt/shared/auth-texts';
+import { resetSchema } from '@bountyhunt/shared/auth';
 import { ROLE } from '@bountyhunt/shared/roles';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -119,8 +120,8 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const email = request.params.email.trim().toLowerCase();
-      if (email.length > LIMITS.email || !EMAIL_RE.test(email))
-        throw badRequest(MSG.emailInvalidLong, 'EMAIL_INVALID');
+      if (email.length > AUTH_LIMITS.email || !EMAIL_RE.test(email))
+        throw badRequest(AUTH_MSG.emailInvalidLong, 'EMAIL_INVALID');
       await rateLimiter.consume(request.ip, `reset-ip:${request.ip}`, limits.resetIp);
       await rateLimiter.consume(request.ip, `reset-email:${email}`, limits.resetEmail);
       await account.requestPasswordReset(email);

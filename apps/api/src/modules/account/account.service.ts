@@ -5,7 +5,7 @@
  */
 import type { CurrentUser, User } from '@bountyhunt/shared/users';
 import type { Hunter } from '@bountyhunt/shared/profiles';
-import { AUTH_MSG, resetLink } from '@bountyhunt/shared/auth';
+import { AUTH_MSG, resetLink } from '@bountyhunt/shared/auth-texts';
 import { ACCOUNT_MSG } from '@bountyhunt/shared/account';
 import { hasRole, ROLE } from '@bountyhunt/shared/roles';
 import type { Actor, ServiceContext } from '../../context';

@@ -1,4 +1,5 @@
-import { AUTH_MSG, type AuthAnswer } from '@bountyhunt/shared/auth';
+import { AUTH_MSG } from '@bountyhunt/shared/auth-texts';
+import type { AuthAnswer } from '@bountyhunt/shared/auth';
 import type { Actor, ServiceContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { badRequest } from '../../errors';

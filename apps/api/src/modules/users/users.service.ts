@@ -1,5 +1,6 @@
 import type { CurrentUser, User } from '@bountyhunt/shared/users';
-import { AUTH_MSG, type RegisterInput } from '@bountyhunt/shared/auth';
+import { AUTH_MSG } from '@bountyhunt/shared/auth-texts';
+import type { RegisterInput } from '@bountyhunt/shared/auth';
 import { ROLE } from '@bountyhunt/shared/roles';
 import type { Actor, ServiceContext } from '../../context';
 import { isUniqueViolation } from '../../db/errors';

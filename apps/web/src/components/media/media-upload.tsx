@@ -11,9 +11,8 @@ import {
   MEDIA_MSG,
   VIDEO_ACCEPT,
   VIDEO_TYPES,
-  type UploadAnswer,
 } from '@bountyhunt/shared/media';
-import { apiRequest } from '../../lib/api-client';
+import { uploadMedia } from '../../lib/upload-media';
 import { ClaimMedia } from './claim-media';
 
 export type UploadKind = 'image' | 'video';
@@ -96,12 +95,10 @@ export function MediaUpload({
     onBusyChange?.(true);
     abort.current?.abort();
     abort.current = new AbortController();
-    const path = kind === 'video' ? '/media/video' : isPrivate ? '/media/identity' : '/media/image';
-    const res = await apiRequest<UploadAnswer>('POST', path, undefined, {
-      raw: file,
+    const res = await uploadMedia(file, {
+      to: kind === 'video' ? 'video' : isPrivate ? 'identity' : 'image',
       onProgress: (f) => setProgress(Math.round(f * 100)),
       signal: abort.current.signal,
-      timeoutMs: 10 * 60_000,
     });
     setProgress(null);
     onBusyChange?.(false);

@@ -1,4 +1,3 @@
-import { ROLE } from '@bountyhunt/shared/roles';
 import type { AppRoute } from '../../lib/routes';
 
 export const routes: AppRoute[] = [
@@ -12,11 +11,4 @@ export const routes: AppRoute[] = [
     page: () => import('./pages/register-page'),
   },
   { path: '/join', layout: 'body', showLogin: true, page: () => import('./pages/join-page') },
-  {
-    path: '/message',
-    layout: 'main',
-    guard: { role: ROLE.any, active: true },
-    page: () => import('./pages/messages-page'),
-  },
-  { path: '*', layout: 'body', showLogin: true, page: () => import('./pages/not-found-page') },
 ];

@@ -5,8 +5,8 @@
 import type { Bounty, Claim } from '@bountyhunt/shared/bounties';
 import { isImageKey } from '@bountyhunt/shared/media-keys';
 import type { EarlyRoute } from '../../lib/early';
-import { mediaSrc } from './media-src';
-import { bountyPath, claimPath, claimRankPath, feedSearchBody } from './requests';
+import { mediaUrl } from '../../components/media/media-url';
+import { bountyPath, claimPath, claimRankPath, feedSearchBody } from './api/requests';
 
 const isId = (id: string | undefined): id is string => !!id && /^\d{1,10}$/.test(id);
 
@@ -14,7 +14,7 @@ const isId = (id: string | undefined): id is string => !!id && /^\d{1,10}$/.test
 export function thumbs(claims: Claim[] | undefined) {
   return (claims ?? [])
     .filter((c) => isImageKey(c.media))
-    .map((c) => ({ src: mediaSrc.thumb(c.media) }));
+    .map((c) => ({ src: mediaUrl(c.media, 'thumb') }));
 }
 
 /** The bounty page lists the newest round first. */
@@ -25,7 +25,7 @@ export function newestRound(bounty: Bounty) {
 export const earlyRoutes: EarlyRoute[] = [
   {
     path: '/',
-    page: 'features/bounties/home-page.tsx',
+    page: 'features/bounties/pages/home-page.tsx',
     calls: (_params, search) => [
       {
         method: 'POST',
@@ -37,7 +37,7 @@ export const earlyRoutes: EarlyRoute[] = [
   },
   {
     path: '/bounty/:id',
-    page: 'features/bounties/bounty-page.tsx',
+    page: 'features/bounties/pages/bounty-page.tsx',
     calls: ({ id }) =>
       isId(id)
         ? [
@@ -51,7 +51,7 @@ export const earlyRoutes: EarlyRoute[] = [
   },
   {
     path: '/claim/:id',
-    page: 'features/bounties/claim-page.tsx',
+    page: 'features/bounties/pages/claim-page.tsx',
     calls: ({ id }) =>
       isId(id)
         ? [
@@ -61,7 +61,7 @@ export const earlyRoutes: EarlyRoute[] = [
               images: (answer) => {
                 const claim = answer as Claim;
                 return isImageKey(claim.media)
-                  ? [{ src: mediaSrc.full(claim.media), priority: 'high' as const }]
+                  ? [{ src: mediaUrl(claim.media, 'full'), priority: 'high' as const }]
                   : [];
               },
             },

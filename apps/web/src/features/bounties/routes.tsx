@@ -4,9 +4,12 @@ import { ROLE } from '@bountyhunt/shared/roles';
 import { preloadImage } from '../../lib/preload-image';
 import { prefetchApi, prefetchApiQuery } from '../../lib/query';
 import type { AppRoute } from '../../lib/routes';
-import { bountyFeedQuery, bountyQuery, claimQuery, claimRankQuery } from './api';
+import { mediaUrl } from '../../components/media/media-url';
+import { bountyQuery } from './api/get-bounty';
+import { claimQuery } from './api/get-claim';
+import { claimRankQuery } from './api/get-claim-rank';
+import { bountyFeedQuery } from './api/search-bounties';
 import { newestRound, thumbs } from './early';
-import { mediaSrc } from './media-src';
 
 const signedIn = { role: ROLE.any, active: true };
 
@@ -20,7 +23,7 @@ export const routes: AppRoute[] = [
     path: '/',
     layout: 'main',
     guard: signedIn,
-    page: () => import('./home-page'),
+    page: () => import('./pages/home-page'),
     prefetch: ({ searchParams }, queryClient) => {
       const feed = bountyFeedQuery((searchParams.get('q') ?? '').trim());
       const done = queryClient.prefetchInfiniteQuery(feed).then(() => {
@@ -34,13 +37,13 @@ export const routes: AppRoute[] = [
     path: '/bounty/create',
     layout: 'main',
     guard: { role: ROLE.member, active: true },
-    page: () => import('./create-page'),
+    page: () => import('./pages/create-page'),
   },
   {
     path: '/bounty/:id',
     layout: 'main',
     guard: signedIn,
-    page: () => import('./bounty-page'),
+    page: () => import('./pages/bounty-page'),
     prefetch: ({ params }, queryClient) =>
       prefetchApi(queryClient, bountyQuery(params.id ?? ''), (bounty) => {
         preloadThumbs(newestRound(bounty)?.claims);
@@ -50,10 +53,10 @@ export const routes: AppRoute[] = [
     path: '/claim/:id',
     layout: 'main',
     guard: signedIn,
-    page: () => import('./claim-page'),
+    page: () => import('./pages/claim-page'),
     prefetch: ({ params }, queryClient) => {
       prefetchApi(queryClient, claimQuery(params.id ?? ''), (claim) => {
-        if (isImageKey(claim.media)) preloadImage(mediaSrc.full(claim.media), 'high');
+        if (isImageKey(claim.media)) preloadImage(mediaUrl(claim.media, 'full'), 'high');
       });
       prefetchApi(queryClient, claimRankQuery(params.id ?? ''));
     },

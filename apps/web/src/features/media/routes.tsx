@@ -8,6 +8,6 @@ export const routes: AppRoute[] = [
     layout: 'body',
     showLogin: true,
     guard: { role: ROLE.any },
-    page: () => import('./upload-page'),
+    page: () => import('./pages/upload-page'),
   },
 ];

@@ -4,8 +4,9 @@
  */
 import type { EarlyRoute } from '../../lib/early';
 import type { HunterProfile } from '@bountyhunt/shared/profiles';
+import { isImageKey } from '@bountyhunt/shared/media-keys';
 import { hunterFeedPath, hunterProfilePath } from './api/requests';
-import { isImageKey, mediaUrl } from './components/media-url';
+import { mediaUrl } from '../../components/media/media-url';
 
 /** Pages under /profile/ that are not a handle. */
 const OWN_PAGES = new Set(['edit', 'post']);
@@ -14,11 +15,11 @@ const OWN_PAGES = new Set(['edit', 'post']);
 export function profileImages(profile: HunterProfile) {
   const out: { src: string; priority?: 'high' }[] = [];
   if (profile.banner && isImageKey(profile.banner)) {
-    out.push({ src: mediaUrl(profile.banner, '-t.webp') });
-    out.push({ src: mediaUrl(profile.banner, '-f.webp'), priority: 'high' });
+    out.push({ src: mediaUrl(profile.banner, 'thumb') });
+    out.push({ src: mediaUrl(profile.banner, 'full'), priority: 'high' });
   }
   if (profile.picture && isImageKey(profile.picture))
-    out.push({ src: mediaUrl(profile.picture, '-t.webp') });
+    out.push({ src: mediaUrl(profile.picture, 'thumb') });
   return out;
 }
 

@@ -2,7 +2,8 @@ import { ROLE } from '@bountyhunt/shared/roles';
 import { preloadImage } from '../../lib/preload-image';
 import { prefetchApi, prefetchApiQuery } from '../../lib/query';
 import type { AppRoute } from '../../lib/routes';
-import { hunterFeedQuery, hunterProfileQuery } from './api/profile-api';
+import { hunterFeedQuery } from './api/get-hunter-feed';
+import { hunterProfileQuery } from './api/get-hunter-profile';
 import { profileImages } from './early';
 
 const signedIn = { role: ROLE.any, active: true };

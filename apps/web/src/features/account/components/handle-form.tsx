@@ -9,7 +9,7 @@ import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useSession } from '../../../lib/session';
-import { putHandle } from '../api/account-calls';
+import { putHandle } from '../api/update-handle';
 import { formError, useFormFlow } from './form-flow';
 import { SettingsForm } from './settings-form';
 

@@ -4,7 +4,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import PhotoCameraIcon from '@mui/icons-material/PhotoCamera';
 import { useEffect, useId, useRef, useState } from 'react';
-import { uploadImage } from '../api/account-calls';
+import { uploadMedia } from '../../../lib/upload-media';
 
 interface Props {
   /** Button text, e.g. 'Upload Photo'. */
@@ -53,9 +53,11 @@ export function ImageUpload({
     setPreview(URL.createObjectURL(file));
     onChange(null);
     setProgress(0);
-    const res = await uploadImage(file, {
+    // Identity documents go to POST /media/identity: never published.
+    const res = await uploadMedia(file, {
+      to: privateUpload ? 'identity' : 'image',
       onProgress: setProgress,
-      privateUpload,
+      timeoutMs: 120_000,
     });
     setProgress(null);
     if (input.current) input.current.value = '';

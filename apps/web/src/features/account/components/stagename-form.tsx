@@ -2,7 +2,7 @@ import { ACCOUNT_LIMITS, ACCOUNT_MSG, ACCOUNT_SUCCESS } from '@bountyhunt/shared
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useSession } from '../../../lib/session';
-import { putStagename } from '../api/account-calls';
+import { putStagename } from '../api/update-stagename';
 import { formError, useFormFlow } from './form-flow';
 import { SettingsForm } from './settings-form';
 

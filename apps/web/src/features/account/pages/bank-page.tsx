@@ -8,7 +8,7 @@ import RadioGroup from '@mui/material/RadioGroup';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useSession } from '../../../lib/session';
-import { putBank } from '../api/account-calls';
+import { putBank } from '../api/update-bank';
 import { formError, useFormFlow } from '../components/form-flow';
 import { SettingsForm } from '../components/settings-form';
 

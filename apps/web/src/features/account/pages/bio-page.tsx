@@ -2,7 +2,7 @@ import { ACCOUNT_LIMITS, ACCOUNT_MSG, ACCOUNT_SUCCESS } from '@bountyhunt/shared
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useSession } from '../../../lib/session';
-import { putBio } from '../api/account-calls';
+import { putBio } from '../api/update-bio';
 import { formError, useFormFlow } from '../components/form-flow';
 import { SettingsForm } from '../components/settings-form';
 

@@ -1,9 +1,10 @@
 import { ACCOUNT_MSG, ACCOUNT_SUCCESS } from '@bountyhunt/shared/account';
-import { AUTH_LIMITS, AUTH_MSG, emailLongSchema } from '@bountyhunt/shared/auth';
+import { AUTH_LIMITS, AUTH_MSG } from '@bountyhunt/shared/auth-texts';
+import { emailLongSchema } from '@bountyhunt/shared/auth';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useSession } from '../../../lib/session';
-import { putEmail } from '../api/account-calls';
+import { putEmail } from '../api/update-email';
 import { useFormFlow } from '../components/form-flow';
 import { SettingsForm } from '../components/settings-form';
 

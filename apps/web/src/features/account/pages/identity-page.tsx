@@ -10,7 +10,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useSession } from '../../../lib/session';
-import { putIdentity } from '../api/account-calls';
+import { putIdentity } from '../api/submit-identity';
 import { formError, useFormFlow } from '../components/form-flow';
 import { ImageUpload } from '../components/image-upload';
 import { SettingsForm } from '../components/settings-form';

@@ -3,7 +3,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useSession } from '../../../lib/session';
-import { putName } from '../api/account-calls';
+import { putName } from '../api/update-name';
 import { formError, useFormFlow } from '../components/form-flow';
 import { SettingsForm } from '../components/settings-form';
 

@@ -1,8 +1,8 @@
 import { ACCOUNT_MSG, ACCOUNT_SUCCESS, passwordChangeSchema } from '@bountyhunt/shared/account';
-import { AUTH_LIMITS, AUTH_MSG } from '@bountyhunt/shared/auth';
+import { AUTH_LIMITS, AUTH_MSG } from '@bountyhunt/shared/auth-texts';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
-import { putPassword } from '../api/account-calls';
+import { putPassword } from '../api/update-password';
 import { useFormFlow } from '../components/form-flow';
 import { SettingsForm } from '../components/settings-form';
 

@@ -2,7 +2,7 @@ import { ACCOUNT_MSG, ACCOUNT_SUCCESS } from '@bountyhunt/shared/account';
 import { useState } from 'react';
 import { mediaBaseUrl } from '../../../lib/config';
 import { useSession } from '../../../lib/session';
-import { putPicture } from '../api/account-calls';
+import { putPicture } from '../api/update-picture';
 import { formError, useFormFlow } from '../components/form-flow';
 import { ImageUpload } from '../components/image-upload';
 import { SettingsForm } from '../components/settings-form';

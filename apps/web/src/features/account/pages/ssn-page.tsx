@@ -8,7 +8,7 @@ import { maskSsn } from '@bountyhunt/shared/format';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useSession } from '../../../lib/session';
-import { putSsn } from '../api/account-calls';
+import { putSsn } from '../api/update-ssn';
 import { formError, useFormFlow } from '../components/form-flow';
 import { SettingsForm } from '../components/settings-form';
 

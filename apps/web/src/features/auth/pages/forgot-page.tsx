@@ -1,4 +1,5 @@
-import { AUTH_MSG, forgotSchema } from '@bountyhunt/shared/auth';
+import { AUTH_MSG } from '@bountyhunt/shared/auth-texts';
+import { forgotSchema } from '@bountyhunt/shared/auth';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -8,7 +9,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { apiRequest } from '../../../lib/api-client';
+import { forgotPassword } from '../api/forgot-password';
 import { AuthCard } from '../components/auth-card';
 
 type Outcome = { severity: 'success' | 'error'; text: string };
@@ -32,10 +33,7 @@ export default function ForgotPage() {
     setFieldError('');
     setLoading(true);
     try {
-      const res = await apiRequest(
-        'POST',
-        `/email/password/${encodeURIComponent(parsed.data.email)}`,
-      );
+      const res = await forgotPassword(parsed.data);
       if (res.status === 204) setOutcome({ severity: 'success', text: AUTH_MSG.resetSent });
       else if (res.status === 404) setOutcome({ severity: 'error', text: AUTH_MSG.resetNotFound });
       else setOutcome({ severity: 'error', text: AUTH_MSG.resetOther(res.status) });

@@ -1,4 +1,4 @@
-import { AUTH_MSG, type AuthAnswer } from '@bountyhunt/shared/auth';
+import { AUTH_MSG } from '@bountyhunt/shared/auth-texts';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -10,8 +10,8 @@ import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { Navigate, Link as RouterLink } from 'react-router';
 import { PageSpinner } from '../../../components/page-spinner';
-import { apiRequest } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session';
+import { postLogin } from '../api/login';
 import { AuthCard } from '../components/auth-card';
 
 /** SPEC.md §2 /login, §4 Login, §8 Login messages. No client-side validation (§5). */
@@ -31,7 +31,7 @@ export default function LoginPage() {
     setError('');
     setLoading(true);
     try {
-      const res = await apiRequest<AuthAnswer>('POST', '/auth', { email, password });
+      const res = await postLogin({ email, password });
       if (res.status === 400) return setError(AUTH_MSG.loginInvalid);
       if (res.status !== 200 || !res.data?.token) return setError(AUTH_MSG.loginOther(res.status));
       const me = await login(res.data.token);

@@ -1,5 +1,6 @@
-import { AUTH_MSG, type AuthAnswer, registerSchema } from '@bountyhunt/shared/auth';
+import { AUTH_MSG } from '@bountyhunt/shared/auth-texts';
 import { API_MSG } from '@bountyhunt/shared/api';
+import { registerSchema } from '@bountyhunt/shared/auth';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -14,8 +15,9 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { Navigate, Link as RouterLink, useNavigate, useParams } from 'react-router';
-import { apiRequest } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session';
+import { postLogin } from '../api/login';
+import { register } from '../api/register';
 import { AuthCard } from '../components/auth-card';
 
 type Role = 'member' | 'creator';
@@ -56,10 +58,10 @@ export default function RegisterPage() {
     setFieldErrors({});
     setLoading(true);
     try {
-      const created = await apiRequest('POST', '/user', parsed.data);
+      const created = await register(parsed.data);
       if (created.status === 406) return setError(AUTH_MSG.emailExists);
       if (created.status !== 200) return setError(AUTH_MSG.createAccount(created.status));
-      const auth = await apiRequest<AuthAnswer>('POST', '/auth', {
+      const auth = await postLogin({
         email: parsed.data.email,
         password: parsed.data.password,
       });

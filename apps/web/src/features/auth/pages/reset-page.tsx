@@ -1,4 +1,5 @@
-import { AUTH_MSG, resetSchema } from '@bountyhunt/shared/auth';
+import { AUTH_MSG } from '@bountyhunt/shared/auth-texts';
+import { resetSchema } from '@bountyhunt/shared/auth';
 import { ACCOUNT_MSG } from '@bountyhunt/shared/account';
 import { API_MSG } from '@bountyhunt/shared/api';
 import Alert from '@mui/material/Alert';
@@ -10,8 +11,8 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
-import { apiRequest } from '../../../lib/api-client';
 import { useFeedback } from '../../../lib/feedback';
+import { resetPassword } from '../api/reset-password';
 import { AuthCard } from '../components/auth-card';
 
 /** SPEC.md §2 /reset/{id}: the id is the reset code; §5 password rule; success → /login. */
@@ -34,7 +35,7 @@ export default function ResetPage() {
     }
     setLoading(true);
     try {
-      const res = await apiRequest('PUT', '/user/reset', parsed.data);
+      const res = await resetPassword(parsed.data);
       if (res.status === 204) {
         notify('Your password has been changed. Please sign in.', 'success');
         navigate('/login');

@@ -21,7 +21,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import type { CardBody } from '../api/billing-api';
+import type { CardBody } from '../api/card-body';
 import { EMPTY_CARD, validateCard, type CardField as Field } from './card-validation';
 
 export interface CardFormProps {

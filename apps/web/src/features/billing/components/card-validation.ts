@@ -1,6 +1,6 @@
 /** The card form's values → the API body, checked with the shared cardSchema (SPEC.md §5). */
 import { CARD_MSG, cardSchema, parseExpiry, PAYMENT_MSG } from '@bountyhunt/shared/billing';
-import type { CardBody } from '../api/billing-api';
+import type { CardBody } from '../api/card-body';
 
 export type CardField = 'number' | 'expiry' | 'cvv' | 'name' | 'zip';
 

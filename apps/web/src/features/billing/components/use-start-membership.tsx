@@ -2,7 +2,8 @@ import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { useFeedback } from '../../../lib/feedback';
 import { useSession } from '../../../lib/session';
-import { useInvalidateBilling, useStartMembership, type CardBody } from '../api/billing-api';
+import type { CardBody } from '../api/card-body';
+import { useStartMembership } from '../api/start-membership';
 import { PaymentError } from './payment-error';
 
 /**
@@ -12,7 +13,6 @@ import { PaymentError } from './payment-error';
  */
 export function useStartMembershipFlow() {
   const start = useStartMembership();
-  const invalidate = useInvalidateBilling();
   const { update } = useSession();
   const { confetti } = useFeedback();
   const navigate = useNavigate();
@@ -27,7 +27,6 @@ export function useStartMembershipFlow() {
     }
     setFinished(true);
     update({ user: res.data });
-    void invalidate();
     void confetti();
     navigate('/');
   };

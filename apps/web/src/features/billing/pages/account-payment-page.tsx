@@ -13,12 +13,9 @@ import { useNavigate } from 'react-router';
 import { isActiveMember } from '../../../lib/access';
 import { useFeedback } from '../../../lib/feedback';
 import { useSession } from '../../../lib/session';
-import {
-  useInvalidateBilling,
-  useMembership,
-  useReplaceCard,
-  type CardBody,
-} from '../api/billing-api';
+import type { CardBody } from '../api/card-body';
+import { useMembership } from '../api/get-membership';
+import { useReplaceCard } from '../api/replace-card';
 import { BillingPage } from '../components/billing-page';
 import { CardForm } from '../components/card-form';
 import { PaymentError } from '../components/payment-error';
@@ -53,7 +50,6 @@ function CardOnFile({ lastFour }: { lastFour: string | null }) {
 
 function ReplaceCard({ planIndex, nextCharge }: { planIndex: number | null; nextCharge: string }) {
   const replace = useReplaceCard();
-  const invalidate = useInvalidateBilling();
   const { refresh } = useSession();
   const { notify } = useFeedback();
   const navigate = useNavigate();
@@ -65,7 +61,7 @@ function ReplaceCard({ planIndex, nextCharge }: { planIndex: number | null; next
       setError(<PaymentError status={res.status} message={res.message} />);
       return;
     }
-    await Promise.all([refresh(), invalidate()]);
+    await refresh();
     notify(CARD_UPDATED, 'success');
     navigate('/account');
   };

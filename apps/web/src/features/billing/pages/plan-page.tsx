@@ -13,7 +13,7 @@ import { useRef, useState, type KeyboardEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { isActiveMember } from '../../../lib/access';
 import { useSession } from '../../../lib/session';
-import { useChoosePlan } from '../api/billing-api';
+import { useChoosePlan } from '../api/choose-plan';
 
 export default function PlanPage() {
   const { user, update } = useSession();

@@ -13,7 +13,8 @@ import { Fragment, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { isActiveMember } from '../../../lib/access';
 import { useSession } from '../../../lib/session';
-import { useMembership, useSilver } from '../api/billing-api';
+import { useMembership } from '../api/get-membership';
+import { useSilver } from '../api/get-silver';
 import { BillingPage } from '../components/billing-page';
 
 const dateFmt = new Intl.DateTimeFormat('en-US', {

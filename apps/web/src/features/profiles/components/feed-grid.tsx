@@ -8,7 +8,7 @@ import { ordinal, relativeDate } from '@bountyhunt/shared/format';
 import type { FeedItem, Post, ProfileClaim } from '@bountyhunt/shared/profiles';
 import { memo } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { MediaTile } from './media';
+import { MediaTile } from '../../../components/media/media-tile';
 
 /** SPEC.md §2 claim bar: ordinal rank, vote count and relative date. */
 export function ClaimBar({ claim }: { claim: ProfileClaim }) {

@@ -5,8 +5,8 @@ import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { useEffect, useId, useRef, useState } from 'react';
-import { uploadMedia } from '../api/profile-api';
-import { BlankImage, ProgressiveImage } from './media';
+import { uploadMedia } from '../../../lib/upload-media';
+import { BlankImage, ProgressiveImage } from '../../../components/media/media-tile';
 
 export interface PickedMedia {
   key: string;
@@ -60,7 +60,9 @@ export function MediaPicker({
     setProgress(0);
     onChange(null);
     onBusy?.(true);
-    const res = await uploadMedia(file, (f) => mine === current.current && setProgress(f));
+    const res = await uploadMedia(file, {
+      onProgress: (f) => mine === current.current && setProgress(f),
+    });
     if (mine !== current.current) return;
     setProgress(null);
     onBusy?.(false);

@@ -8,7 +8,8 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { HunterProfile } from '@bountyhunt/shared/profiles';
 import { Link as RouterLink } from 'react-router';
-import { BlankImage, ProgressiveImage, mediaUrl } from './media';
+import { BlankImage, ProgressiveImage } from '../../../components/media/media-tile';
+import { mediaUrl } from '../../../components/media/media-url';
 
 function Stat({ value, label }: { value: number; label: string }) {
   return (
@@ -51,7 +52,7 @@ export function ProfileHeader({ profile, own }: { profile: HunterProfile; own: b
         >
           <Avatar
             data-testid="profile-picture"
-            src={profile.picture ? mediaUrl(profile.picture, '-t.webp') : undefined}
+            src={profile.picture ? mediaUrl(profile.picture, 'thumb') : undefined}
             alt={profile.picture ? `Picture of ${name}` : undefined}
             sx={{
               width: { xs: 88, sm: 128 },

@@ -11,10 +11,9 @@ import {
   PROFILE_LIMITS,
   PROFILE_MSG,
 } from '@bountyhunt/shared/profiles';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { useCreatePost } from '../api/profile-api';
+import { useCreatePost } from '../api/create-post';
 import { MediaPicker, type PickedMedia } from '../components/media-picker';
 
 /**
@@ -24,7 +23,6 @@ import { MediaPicker, type PickedMedia } from '../components/media-picker';
 export default function CreatePostPage() {
   const { id } = useParams();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const create = useCreatePost();
   const [media, setMedia] = useState<PickedMedia | null>(null);
   const [uploading, setUploading] = useState(false);
@@ -49,7 +47,6 @@ export default function CreatePostPage() {
       setError(PROFILE_MSG.postError(res.status));
       return;
     }
-    await queryClient.invalidateQueries({ queryKey: ['profiles'] });
     navigate('/profile');
   }
 

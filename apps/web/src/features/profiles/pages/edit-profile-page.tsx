@@ -13,14 +13,12 @@ import {
   handleSchema,
   stagenameSchema,
 } from '@bountyhunt/shared/account';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { hunterHandle } from '../../../lib/access';
-import type { ApiResult } from '../../../lib/api-client';
 import { useFeedback } from '../../../lib/feedback';
 import { useSession } from '../../../lib/session';
-import { accountCalls } from '../api/profile-api';
+import { useUpdateProfile, type ProfileChanges, type ProfileField } from '../api/update-profile';
 import { MediaPicker } from '../components/media-picker';
 
 const PROFILE_UPDATED = 'Your profile has been updated.';
@@ -34,7 +32,7 @@ export default function EditProfilePage() {
   const { user, hunter, refresh } = useSession();
   const { notify } = useFeedback();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const save = useUpdateProfile();
   const [handle, setHandle] = useState(hunterHandle(user, hunter) ?? '');
   const [stagename, setStagename] = useState(hunter?.stagename ?? '');
   const [bio, setBio] = useState(hunter?.bio ?? '');
@@ -56,52 +54,54 @@ export default function EditProfilePage() {
     const b = bioSchema.safeParse({ bio });
     if (!b.success) return setError(`Biography: at most ${ACCOUNT_LIMITS.bio} characters.`);
 
+    const changes: ProfileChanges = {};
     const steps: {
-      run: () => Promise<ApiResult<unknown>>;
+      field: ProfileField;
       fail: (status: number) => string;
       /** SPEC.md §2's snackbar when this is the only change. */
       done?: string;
     }[] = [];
-    if (h.data.handle !== hunterHandle(user, hunter))
+    if (h.data.handle !== hunterHandle(user, hunter)) {
+      changes.handle = h.data.handle;
       steps.push({
-        run: () => accountCalls.handle(h.data.handle),
+        field: 'handle',
         fail: (st) => (st === 409 ? ACCOUNT_MSG.handleTaken : ACCOUNT_MSG.handleOther(st)),
         done: ACCOUNT_MSG.handleSuccess,
       });
-    if (s.data.stagename !== (hunter?.stagename ?? null))
+    }
+    if (s.data.stagename !== (hunter?.stagename ?? null)) {
+      changes.stagename = s.data.stagename;
+      steps.push({ field: 'stagename', fail: (st) => ACCOUNT_MSG.settingOther('stage name', st) });
+    }
+    if (b.data.bio !== (hunter?.bio ?? null)) {
+      changes.bio = b.data.bio;
       steps.push({
-        run: () => accountCalls.stagename(s.data.stagename),
-        fail: (st) => ACCOUNT_MSG.settingOther('stage name', st),
-      });
-    if (b.data.bio !== (hunter?.bio ?? null))
-      steps.push({
-        run: () => accountCalls.bio(b.data.bio),
+        field: 'bio',
         fail: (st) => ACCOUNT_MSG.settingOther('biography', st),
         done: ACCOUNT_MSG.bioSuccess,
       });
-    if (picture)
+    }
+    if (picture) {
+      changes.picture = picture;
       steps.push({
-        run: () => accountCalls.picture(picture),
+        field: 'picture',
         fail: (st) => ACCOUNT_MSG.settingOther('profile picture', st),
         done: ACCOUNT_MSG.pictureSuccess,
       });
-    if (banner)
-      steps.push({
-        run: () => accountCalls.banner(banner),
-        fail: (st) => ACCOUNT_MSG.settingOther('banner', st),
-      });
+    }
+    if (banner) {
+      changes.banner = banner;
+      steps.push({ field: 'banner', fail: (st) => ACCOUNT_MSG.settingOther('banner', st) });
+    }
 
     setSaving(true);
     try {
-      for (const step of steps) {
-        const res = await step.run();
-        if (res.status !== 200) {
-          setError(step.fail(res.status));
-          return;
-        }
+      const failed = await save.mutateAsync(changes);
+      if (failed) {
+        setError(steps.find((step) => step.field === failed.field)!.fail(failed.status));
+        return;
       }
       await refresh();
-      await queryClient.invalidateQueries({ queryKey: ['profiles'] });
       if (steps.length)
         notify((steps.length === 1 && steps[0]!.done) || PROFILE_UPDATED, 'success');
       navigate('/profile');

@@ -13,9 +13,9 @@ import type { HunterCard } from '@bountyhunt/shared/profiles';
 import { useEffect, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { PageSpinner } from '../../../components/page-spinner';
-import { useHunterDirectory } from '../api/profile-api';
+import { useHunterDirectory } from '../api/get-hunters';
 import { LoadMore } from '../components/load-more';
-import { mediaUrl } from '../components/media';
+import { mediaUrl } from '../../../components/media/media-url';
 
 const plural = (n: number, one: string, many: string) =>
   `${formatCount(n)} ${n === 1 ? one : many}`;
@@ -29,7 +29,7 @@ function HunterRow({ hunter }: { hunter: HunterCard }) {
         sx={{ p: 1.5, display: 'flex', justifyContent: 'flex-start', gap: 1.5 }}
       >
         <Avatar
-          src={hunter.picture ? mediaUrl(hunter.picture, '-t.webp') : undefined}
+          src={hunter.picture ? mediaUrl(hunter.picture, 'thumb') : undefined}
           alt=""
           sx={{ width: 56, height: 56, bgcolor: 'rgba(255,255,255,0.12)', color: 'transparent' }}
         >
