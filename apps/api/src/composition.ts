@@ -23,6 +23,7 @@ import { AccountService } from './modules/account/account.service';
 import { AuthService } from './modules/auth/auth.service';
 import { billingJobs } from './modules/billing/billing.jobs';
 import { BillingService } from './modules/billing/billing.service';
+import { RenewalService } from './modules/billing/renewal.service';
 import { bountiesJobs } from './modules/bounties/bounties.jobs';
 import { BountiesService } from './modules/bounties/bounties.service';
 import { FeedCache } from './modules/bounties/feed-cache';
@@ -89,9 +90,10 @@ function createServices(
   const users = new UsersService(ctx);
   const account = new AccountService(ctx, parts.cipher, users, auth);
   const billing = new BillingService(ctx, parts.gateway, users);
+  const renewal = new RenewalService(ctx, parts.gateway, users);
   const bounties = new BountiesService(ctx, parts.feedCache);
   const profiles = new ProfilesService(ctx, users);
-  return { media, auth, users, account, billing, bounties, profiles };
+  return { media, auth, users, account, billing, renewal, bounties, profiles };
 }
 
 export function createRoot(parts: RootParts): Root {
@@ -118,7 +120,7 @@ export function createRoot(parts: RootParts): Root {
   const jobDefinitions = [
     ...mediaJobs(services.media),
     ...accountJobs(services.account, log),
-    ...billingJobs(services.billing),
+    ...billingJobs(services.renewal),
     ...bountiesJobs(services.bounties),
   ];
   return {

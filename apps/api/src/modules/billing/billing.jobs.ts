@@ -1,12 +1,13 @@
 import type { JobDefinition } from '../../jobs/types';
-import { RENEW_JOB, type BillingService } from './billing.service';
+import { RENEW_JOB } from './membership-terms';
+import type { RenewalService } from './renewal.service';
 
 /**
  * Background jobs of the billing feature (collected by the composition root).
  * Renewals run every 15 minutes; each due member is charged once per attempt (see
- * billing.service.ts), so an overlapping or repeated run is harmless.
+ * renewal.service.ts), so an overlapping or repeated run is harmless.
  */
-export function billingJobs(billing: BillingService): JobDefinition[] {
+export function billingJobs(renewal: RenewalService): JobDefinition[] {
   return [
     {
       name: RENEW_JOB,
@@ -15,7 +16,7 @@ export function billingJobs(billing: BillingService): JobDefinition[] {
       retryDelaySeconds: 60,
       retryBackoff: true,
       handler: async () => {
-        await billing.renewDue();
+        await renewal.renewDue();
       },
     },
   ];

@@ -7,7 +7,7 @@ import { charges, users } from '../../db/schema';
 import { ManualClock } from '../../lib/clock';
 import { SANDBOX_CARDS } from '../../payments/sandbox-gateway';
 import { PASSWORD, createTestApp, signUp, type TestApp } from '../../../test/helper';
-import { MAX_RENEWAL_ATTEMPTS, RENEW_JOB, addMonths } from './billing.service';
+import { MAX_RENEWAL_ATTEMPTS, RENEW_JOB, addMonths } from './membership-terms';
 
 const DAY = 24 * 3600 * 1000;
 const T0 = new Date('2026-01-31T10:00:00Z');
