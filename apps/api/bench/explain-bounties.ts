@@ -163,7 +163,11 @@ await explain('feed, first page (empty term)', () =>
   searchRepo.searchBounties(db, { tsquery: null, limit: 11 }),
 );
 await explain('feed, next page by cursor', () =>
-  searchRepo.searchBounties(db, { tsquery: null, limit: 11, after: { c: last.created_key, i: last.id } }),
+  searchRepo.searchBounties(db, {
+    tsquery: null,
+    limit: 11,
+    after: { c: last.created_key, i: last.id },
+  }),
 );
 await explain('search, rare prefix ("festiv & stor & 4242")', () =>
   searchRepo.searchBounties(db, { tsquery: 'festiv:* & stor:* & 4242:*', limit: 11 }),
@@ -185,7 +189,9 @@ await explain('claim page', () => claimsRepo.findClaimView(db, lastClaim));
 await explain('rank of the last-ranked claim of the hot bounty', () =>
   claimsRepo.claimRank(db, lastClaim),
 );
-await explain('rank of a claim in an ordinary bounty', () => claimsRepo.claimRank(db, lastClaim + 1));
+await explain('rank of a claim in an ordinary bounty', () =>
+  claimsRepo.claimRank(db, lastClaim + 1),
+);
 await explain('earlier vote lookup', () => votesRepo.findVote(db, lastClaim, 5));
 await explain('rounds due for closing', () => bountiesRepo.dueRounds(db, new Date(), 100));
 await db.execute(sql`select 1`);

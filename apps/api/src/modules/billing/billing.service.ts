@@ -26,6 +26,7 @@ import { hasRole, ROLE } from '@bountyhunt/shared/roles';
 import type { User } from '@bountyhunt/shared/users';
 import type { Actor, ServiceContext } from '../../context';
 import { type AppError, badRequest, forbidden, paymentRequired, unauthorized } from '../../errors';
+import { isoOrNull } from '../../lib/dates';
 import { CardError, type CardToken, type PaymentGateway } from '../../payments/gateway';
 import { presentUser } from '../users/users.present';
 import { findUserById, lockUser, type UserRow } from '../users/users.read';
@@ -226,7 +227,7 @@ export class BillingService {
       status: !user.active ? 'none' : this.isActive(user) ? 'active' : 'expired',
       membership: user.membership,
       pendingMembership: user.pendingMembership,
-      active: user.active ? user.active.toISOString() : null,
+      active: isoOrNull(user.active),
       card:
         user.cardToken && user.cardLastFour
           ? {
@@ -237,7 +238,7 @@ export class BillingService {
             }
           : null,
       renewalFailures: user.renewalFailures,
-      nextRenewalAttemptAt: user.nextRenewalAttemptAt?.toISOString() ?? null,
+      nextRenewalAttemptAt: isoOrNull(user.nextRenewalAttemptAt),
     };
   }
 

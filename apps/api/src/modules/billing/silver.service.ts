@@ -24,6 +24,7 @@ import { PAYMENT_MSG, type SilverAnswer } from '@bountyhunt/shared/billing';
 import type { DbOrTx } from '../../db/client';
 import { silverLedger, users } from '../../db/schema';
 import { AppError, badRequest, paymentRequired } from '../../errors';
+import { iso } from '../../lib/dates';
 
 export type SilverReason =
   | 'membership'
@@ -171,7 +172,7 @@ export async function silverHistory(
       balanceAfter: r.balanceAfter,
       reason: r.reason,
       refId: r.refId,
-      created: r.createdAt.toISOString(),
+      created: iso(r.createdAt),
     })),
     nextBefore: rows.length > opts.limit ? page[page.length - 1]!.id : null,
   };

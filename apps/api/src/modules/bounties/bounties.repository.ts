@@ -100,4 +100,3 @@ export function lockRoundById(tx: DbOrTx, id: number): Promise<RoundRow | undefi
     .for('update')
     .then((r) => r[0]);
 }
-

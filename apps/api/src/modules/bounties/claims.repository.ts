@@ -165,4 +165,3 @@ export function topClaim(
     .limit(1)
     .then((r) => r[0]);
 }
-

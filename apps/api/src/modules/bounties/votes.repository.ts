@@ -104,4 +104,3 @@ export function takePendingEarnings(
       group by user_id, claim_id order by user_id, claim_id`,
   );
 }
-

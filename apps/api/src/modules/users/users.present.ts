@@ -3,6 +3,7 @@ import type { Hunter } from '@bountyhunt/shared/profiles';
 import type { User } from '@bountyhunt/shared/users';
 import type { IdentityStatus } from '@bountyhunt/shared/roles';
 import type { HunterRow, UserRow } from '../../db/schema';
+import { isoOrNull } from '../../lib/dates';
 
 export function presentUser(row: UserRow): User {
   const hasAddress = row.street || row.city || row.state || row.zip;
@@ -11,7 +12,7 @@ export function presentUser(row: UserRow): User {
     userId: row.id,
     email: row.email,
     role: row.role,
-    active: row.active ? row.active.toISOString() : null,
+    active: isoOrNull(row.active),
     handle: row.handle,
     firstName: row.firstName,
     lastName: row.lastName,
