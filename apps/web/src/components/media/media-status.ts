@@ -1,7 +1,8 @@
 /** GET /media/{key}/status, polled while a video is being processed. */
-import type { MediaStatusAnswer } from '@bountyhunt/shared/media';
+import { MEDIA_MSG, type MediaStatusAnswer } from '@bountyhunt/shared/media';
 import { isImageKey } from '@bountyhunt/shared/media-keys';
 import { apiQueryOptions, useApiQuery } from '../../lib/query';
+import type { MediaProcessing } from './media-view';
 
 export const POLL_MS = 2000;
 
@@ -27,4 +28,21 @@ export function useMediaStatus(key: string | null | undefined) {
       return POLL_MS;
     },
   });
+}
+
+/**
+ * What `<MediaView processing>` shows for an uploaded key: images are ready at once; a video
+ * is "Processing…" until the server has made its preview, or says why it could not.
+ */
+export function useMediaProcessing(key: string | null | undefined): MediaProcessing {
+  const { data: res } = useMediaStatus(key);
+  if (!key || isImageKey(key)) return { status: 'ready', message: '' };
+  if (!res) return { status: 'processing', message: MEDIA_MSG.processing };
+  if (res.status === 200 && res.data.status === 'ready') return { status: 'ready', message: '' };
+  if (res.status === 200 && res.data.status === 'processing')
+    return { status: 'processing', message: MEDIA_MSG.processing };
+  return {
+    status: 'failed',
+    message: (res.status === 200 && res.data.error) || MEDIA_MSG.mediaFailed,
+  };
 }

@@ -13,7 +13,8 @@ import {
   VIDEO_TYPES,
 } from '@bountyhunt/shared/media';
 import { uploadMedia } from '../../lib/upload-media';
-import { ClaimMedia } from './claim-media';
+import { useMediaProcessing } from './media-status';
+import { MediaView } from './media-view';
 
 export type UploadKind = 'image' | 'video';
 
@@ -64,6 +65,8 @@ export function MediaUpload({
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState('');
   const [done, setDone] = useState<Uploaded | null>(null);
+  const shown = done && done.kind === 'video' && !isPrivate ? done.key : null;
+  const processing = useMediaProcessing(shown);
 
   // Object URLs hold the file in memory: free each when replaced or unmounted.
   useEffect(() => () => (preview ? URL.revokeObjectURL(preview.url) : undefined), [preview]);
@@ -129,9 +132,15 @@ export function MediaUpload({
           sx={{ position: 'relative', width: '100%', maxWidth: 360, alignSelf: 'center' }}
           data-testid="media-preview"
         >
-          {done && done.kind === 'video' && !isPrivate ? (
+          {shown ? (
             // After the upload: the server's preview once processed ("Processing…" until then).
-            <ClaimMedia mediaKey={done.key} alt="Uploaded video" />
+            <MediaView
+              variant="tile"
+              mediaKey={shown}
+              alt="Uploaded video"
+              eager
+              processing={processing}
+            />
           ) : preview.kind === 'image' ? (
             <Box
               component="img"

@@ -4,7 +4,6 @@
  * profiles, uploads and index.html's early script (so: no zod, no React here).
  */
 import {
-  isImageKey,
   type MEDIA_SUFFIX as SHARED_MEDIA_SUFFIX,
   type MediaVariant,
 } from '@bountyhunt/shared/media-keys';
@@ -21,14 +20,3 @@ const MEDIA_SUFFIX = {
 export function mediaUrl(key: string, variant: MediaVariant): string {
   return `${mediaBaseUrl()}${encodeURIComponent(key)}${MEDIA_SUFFIX[variant]}`;
 }
-
-/** SPEC.md §2 "Feed rendering": `i-` keys are images (thumbnail), others mp4 previews. */
-export function feedMedia(key: string): { kind: 'image' | 'video'; src: string; poster?: string } {
-  return isImageKey(key)
-    ? { kind: 'image', src: mediaUrl(key, 'thumb') }
-    : { kind: 'video', src: mediaUrl(key, 'preview'), poster: mediaUrl(key, 'thumb') };
-}
-
-/** SPEC.md §2: banner and picture default to a blank image (1×1 transparent GIF). */
-export const BLANK_IMAGE =
-  'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';

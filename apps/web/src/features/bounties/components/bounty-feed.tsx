@@ -11,7 +11,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { memo, useDeferredValue, useEffect, useRef } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { ClaimGrid } from '../../../components/media/claim-tile';
+import { ClaimGrid } from '../../../components/media/media-view';
 import { useBountyFeed } from '../api/search-bounties';
 
 /** The bounty title bar: opens /bounty/{id}. */

@@ -14,7 +14,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
-import { ClaimGrid } from '../../../components/media/claim-tile';
+import { ClaimGrid } from '../../../components/media/media-view';
 import { useFeedback } from '../../../lib/feedback';
 import { useSession } from '../../../lib/session';
 import { useBounty } from '../api/get-bounty';

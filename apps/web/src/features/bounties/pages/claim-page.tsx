@@ -21,7 +21,7 @@ import Rating from '@mui/material/Rating';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
-import { ClaimMediaLarge } from '../../../components/media/claim-tile';
+import { claimLabel, MediaView } from '../../../components/media/media-view';
 import { isActiveMember } from '../../../lib/access';
 import { useFeedback } from '../../../lib/feedback';
 import { useSession } from '../../../lib/session';
@@ -120,7 +120,12 @@ export default function ClaimPage() {
   return (
     <Box sx={{ maxWidth: 960, mx: 'auto', px: { xs: 1, sm: 2 }, py: 2 }}>
       <Paper sx={{ p: { xs: 1.5, sm: 2 }, mb: 3 }} component="article">
-        <ClaimMediaLarge claim={claim} />
+        <MediaView
+          variant="full"
+          mediaKey={claim.media}
+          alt={claimLabel(claim)}
+          testId="claim-media"
+        />
         <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', gap: 2, mt: 2 }}>
           <Box sx={{ flexGrow: 1, minWidth: 0 }}>
             <Typography variant="h1" sx={{ fontSize: { xs: '1.3rem', sm: '1.6rem' } }}>

@@ -2,13 +2,14 @@ import { useState } from 'react';
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { ClaimMedia } from '../../../components/media/claim-media';
+import { useMediaProcessing } from '../../../components/media/media-status';
 import { MediaUpload, type Uploaded } from '../../../components/media/media-upload';
-import { ProgressiveImage } from '../../../components/media/progressive-image';
+import { MediaView } from '../../../components/media/media-view';
 
 /** Upload Media: one image or video, then the feed tile and (images) the full-size viewer. */
 export default function UploadPage() {
   const [uploaded, setUploaded] = useState<Uploaded | null>(null);
+  const processing = useMediaProcessing(uploaded?.key);
   return (
     <Box
       sx={{
@@ -41,15 +42,23 @@ export default function UploadPage() {
               <Typography variant="body2" sx={{ mb: 1 }}>
                 In the feed
               </Typography>
-              <ClaimMedia mediaKey={uploaded.key} alt="Uploaded media in the feed" votes={0} />
+              <MediaView
+                variant="tile"
+                mediaKey={uploaded.key}
+                alt="Uploaded media in the feed"
+                votes={0}
+                eager
+                processing={processing}
+              />
             </Box>
             {uploaded.kind === 'image' && (
               <Box>
                 <Typography variant="body2" sx={{ mb: 1 }}>
                   Full size
                 </Typography>
-                <Box sx={{ aspectRatio: '1 / 1' }}>
-                  <ProgressiveImage
+                <Box sx={{ position: 'relative', aspectRatio: '1 / 1' }}>
+                  <MediaView
+                    variant="fill"
                     mediaKey={uploaded.key}
                     alt="Uploaded image, full size"
                     fit="contain"

@@ -8,7 +8,7 @@ import { ordinal, relativeDate } from '@bountyhunt/shared/format';
 import type { FeedItem, Post, ProfileClaim } from '@bountyhunt/shared/profiles';
 import { memo } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { MediaTile } from '../../../components/media/media-tile';
+import { MediaView } from '../../../components/media/media-view';
 
 /** SPEC.md §2 claim bar: ordinal rank, vote count and relative date. */
 export function ClaimBar({ claim }: { claim: ProfileClaim }) {
@@ -38,7 +38,7 @@ const ClaimCard = memo(function ClaimCard({ claim }: { claim: ProfileClaim }) {
   return (
     <Paper sx={{ overflow: 'hidden' }} data-testid="feed-claim">
       <CardActionArea component={RouterLink} to={`/claim/${claim.claimId}`}>
-        <MediaTile mediaKey={claim.media} alt={`Claim on ${claim.bounty.title}`} />
+        <MediaView variant="card" mediaKey={claim.media} alt={`Claim on ${claim.bounty.title}`} />
         <Typography
           variant="body2"
           sx={{
@@ -61,7 +61,11 @@ const ClaimCard = memo(function ClaimCard({ claim }: { claim: ProfileClaim }) {
 const PostCard = memo(function PostCard({ post }: { post: Post }) {
   return (
     <Paper sx={{ overflow: 'hidden' }} data-testid="feed-post">
-      <MediaTile mediaKey={post.file} alt={post.text ? `Post: ${post.text}` : 'Post'} />
+      <MediaView
+        variant="card"
+        mediaKey={post.file}
+        alt={post.text ? `Post: ${post.text}` : 'Post'}
+      />
       <Box sx={{ px: 1.25, py: 0.75 }}>
         {post.text && (
           <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>

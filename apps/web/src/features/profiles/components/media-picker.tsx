@@ -6,7 +6,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { useEffect, useId, useRef, useState } from 'react';
 import { uploadMedia } from '../../../lib/upload-media';
-import { BlankImage, ProgressiveImage } from '../../../components/media/media-tile';
+import { MediaView } from '../../../components/media/media-view';
 
 export interface PickedMedia {
   key: string;
@@ -94,7 +94,13 @@ export function MediaPicker({
           bgcolor: 'background.default',
         }}
       >
-        <BlankImage sx={{ position: 'absolute', inset: 0 }} />
+        {/* The blank image, or the saved media until a new file is chosen. */}
+        <MediaView
+          variant="fill"
+          mediaKey={preview ? null : initialKey}
+          alt={previewLabel}
+          full={false}
+        />
         {preview?.kind === 'image' && (
           <Box component="img" src={preview.url} alt={previewLabel} sx={fill} />
         )}
@@ -109,9 +115,6 @@ export function MediaPicker({
             aria-label={previewLabel}
             sx={fill}
           />
-        )}
-        {!preview && initialKey && (
-          <ProgressiveImage mediaKey={initialKey} alt={previewLabel} full={false} />
         )}
         {!preview && !initialKey && (
           <Typography

@@ -8,8 +8,8 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { HunterProfile } from '@bountyhunt/shared/profiles';
 import { Link as RouterLink } from 'react-router';
-import { BlankImage, ProgressiveImage } from '../../../components/media/media-tile';
 import { mediaUrl } from '../../../components/media/media-url';
+import { MediaView } from '../../../components/media/media-view';
 
 function Stat({ value, label }: { value: number; label: string }) {
   return (
@@ -39,11 +39,7 @@ export function ProfileHeader({ profile, own }: { profile: HunterProfile; own: b
           borderRadius: { xs: 0, sm: 2 },
         }}
       >
-        {profile.banner ? (
-          <ProgressiveImage mediaKey={profile.banner} alt={`Banner of ${name}`} eager />
-        ) : (
-          <BlankImage sx={{ position: 'absolute', inset: 0 }} />
-        )}
+        <MediaView variant="fill" mediaKey={profile.banner} alt={`Banner of ${name}`} eager />
       </Box>
       <Box sx={{ px: { xs: 2, sm: 3 } }}>
         <Stack
