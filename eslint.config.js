@@ -69,7 +69,7 @@ const apiModuleRules = (m, allowTables = []) => ({
     },
   ],
 });
-const apiModuleTestFiles = ['**/*.test.ts', '**/*.fixtures.ts', '**/*.test-support.ts'];
+const apiModuleTestFiles = ['**/*.test.ts'];
 
 export default tseslint.config(
   {
