@@ -14,7 +14,7 @@ import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import LogoutIcon from '@mui/icons-material/Logout';
 import { useState, type ReactNode } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { mediaBaseUrl } from '../../../lib/config';
+import { mediaUrl } from '../../../components/media/media-url';
 import { useSession } from '../../../lib/session';
 
 interface Row {
@@ -81,7 +81,7 @@ export function settingsSections(
             value: hunter?.picture ? (
               <Avatar
                 component="span"
-                src={`${mediaBaseUrl()}${hunter.picture}-t.webp`}
+                src={mediaUrl(hunter.picture, 'thumb')}
                 alt="Your profile picture"
                 sx={{ width: 40, height: 40, display: 'inline-flex' }}
               />

@@ -1,6 +1,6 @@
 import { ACCOUNT_MSG, ACCOUNT_SUCCESS } from '@bountyhunt/shared/account';
 import { useState } from 'react';
-import { mediaBaseUrl } from '../../../lib/config';
+import { mediaUrl } from '../../../components/media/media-url';
 import { useSession } from '../../../lib/session';
 import { putPicture } from '../api/update-picture';
 import { formError, useFormFlow } from '../components/form-flow';
@@ -12,7 +12,7 @@ export default function PicturePage() {
   const { hunter, update } = useSession();
   const flow = useFormFlow(ACCOUNT_SUCCESS.picture);
   const [key, setKey] = useState<string | null>(null);
-  const current = hunter?.picture ? `${mediaBaseUrl()}${hunter.picture}-t.webp` : null;
+  const current = hunter?.picture ? mediaUrl(hunter.picture, 'thumb') : null;
 
   const onSubmit = () =>
     flow.submit(async () => {
