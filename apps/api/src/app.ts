@@ -26,6 +26,7 @@ import billingRoutes from './modules/billing/billing.routes';
 import bountiesRoutes from './modules/bounties/bounties.routes';
 import mediaRoutes from './modules/media/media.routes';
 import profilesRoutes from './modules/profiles/profiles.routes';
+import adminRoutes from './modules/admin/admin.routes';
 import { registerCompression } from './plugins/compress';
 import { registerErrorHandler } from './plugins/error-handler';
 import { REDACT_PATHS, requestSerializers } from './plugins/logging';
@@ -122,6 +123,7 @@ export async function buildApp(root: Root, logger: FastifyBaseLogger): Promise<F
   await app.register(billingRoutes);
   await app.register(bountiesRoutes);
   await app.register(profilesRoutes);
+  await app.register(adminRoutes);
 
   return app as unknown as FastifyInstance;
 }

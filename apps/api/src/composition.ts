@@ -18,6 +18,7 @@ import { systemClock, type Clock } from './lib/clock';
 import { loadFieldCipher, type FieldCipher } from './lib/crypto';
 import { MemoryRateStore, RateLimiter, RedisRateStore } from './lib/rate-limiter';
 import { createMailer, type Mailer } from './mail/mailer';
+import { AdminService } from './modules/admin/admin.service';
 import { accountJobs } from './modules/account/account.jobs';
 import { AccountService } from './modules/account/account.service';
 import { AuthService } from './modules/auth/auth.service';
@@ -93,7 +94,8 @@ function createServices(
   const renewal = new RenewalService(ctx, parts.gateway, users);
   const bounties = new BountiesService(ctx, parts.feedCache);
   const profiles = new ProfilesService(ctx, users);
-  return { media, auth, users, account, billing, renewal, bounties, profiles };
+  const admin = new AdminService(ctx, parts.cipher, users, auth, account);
+  return { media, auth, users, account, billing, renewal, bounties, profiles, admin };
 }
 
 export function createRoot(parts: RootParts): Root {

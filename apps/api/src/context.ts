@@ -21,4 +21,6 @@ export interface Actor {
   userId: number;
   role: number;
   sessionId: number;
+  /** The session passed the admin second factor (TOTP); false or absent otherwise. */
+  secondFactor?: boolean;
 }

@@ -2,6 +2,8 @@
 export const ROLE = {
   member: 1,
   hunter: 2,
+  /** Operations staff (CONTRACT.md "Operations"): never granted through the public API. */
+  admin: 4,
   /** Mask used by the account-level layouts: either role may enter. */
   any: 3,
 } as const;

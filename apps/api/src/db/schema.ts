@@ -5,3 +5,4 @@ export * from './schema/hunters';
 export * from './schema/media';
 export * from './schema/bounties';
 export * from './schema/billing';
+export * from './schema/admin';

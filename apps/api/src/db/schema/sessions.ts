@@ -15,6 +15,8 @@ export const sessions = pgTable(
       .notNull()
       .defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** When this session passed the admin second factor (TOTP); null until then. */
+    secondFactorAt: timestamp('second_factor_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
 );

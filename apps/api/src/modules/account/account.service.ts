@@ -118,17 +118,23 @@ export class AccountService {
   async requestPasswordReset(email: string): Promise<void> {
     const user = await findUserByEmail(this.ctx.db, email.trim());
     if (!user) throw notFound(AUTH_MSG.resetNotFound, 'EMAIL_NOT_FOUND');
+    await this.ctx.mailer.send(passwordResetMail(user.email, await this.createResetLink(user.id)));
+  }
+
+  /**
+   * A single-use password-set link (the reset machinery), valid for RESET_CODE_TTL_MS; the
+   * admin CLI prints it for a user it created with an unusable password.
+   */
+  async createResetLink(userId: number): Promise<string> {
     const now = this.ctx.clock.now();
     const code = randomToken(32);
     await insertResetCode(this.ctx.db, {
-      userId: user.id,
+      userId,
       codeHash: hashToken(code),
       expiresAt: new Date(now.getTime() + RESET_CODE_TTL_MS),
       now,
     });
-    await this.ctx.mailer.send(
-      passwordResetMail(user.email, resetLink(this.ctx.config.PUBLIC_WEB_URL, code)),
-    );
+    return resetLink(this.ctx.config.PUBLIC_WEB_URL, code);
   }
 
   /** PUT /user/reset: 400 for an unknown, used or expired code; every session ends. */

@@ -12,6 +12,7 @@ import {
   deleteUserSessions,
   findLiveSession,
   insertSession,
+  markSessionSecondFactor,
   touchSession,
 } from './sessions.repository';
 
@@ -59,12 +60,22 @@ export class AuthService {
         new Date(now.getTime() + SESSION_IDLE_MS),
       );
     }
-    return { userId: session.userId, role: session.role, sessionId: session.sessionId };
+    return {
+      userId: session.userId,
+      role: session.role,
+      sessionId: session.sessionId,
+      secondFactor: session.secondFactorAt !== null,
+    };
   }
 
   /** DELETE /auth/{token}: ends that session. Unknown tokens are a no-op, so logout never leaks whether a token existed. */
   async logout(token: string): Promise<void> {
     await deleteSessionByHash(this.ctx.db, hashToken(token));
+  }
+
+  /** This session passed the admin second factor (TOTP or a recovery code). */
+  markSecondFactor(sessionId: number, db: DbOrTx = this.ctx.db): Promise<void> {
+    return markSessionSecondFactor(db, sessionId, this.ctx.clock.now());
   }
 
   /** Ends every session of the user but `keepSessionId`; `db` lets a caller's transaction include it. */

@@ -27,6 +27,7 @@ const liveSessionStmt = preparedQuery('sessions_live', (db) =>
       sessionId: sessions.id,
       userId: sessions.userId,
       lastUsedAt: sessions.lastUsedAt,
+      secondFactorAt: sessions.secondFactorAt,
       role: sessionUserJoin.role,
     })
     .from(sessions)
@@ -75,4 +76,9 @@ export async function deleteUserSessions(
         ? eq(sessions.userId, userId)
         : and(eq(sessions.userId, userId), ne(sessions.id, keepId)),
     );
+}
+
+/** Marks the session as having passed the admin second factor. */
+export async function markSessionSecondFactor(db: DbOrTx, id: number, now: Date): Promise<void> {
+  await db.update(sessions).set({ secondFactorAt: now }).where(eq(sessions.id, id));
 }

@@ -107,3 +107,17 @@ export async function replaceCiphertexts(
     .returning({ id: users.id });
   return rows.length > 0;
 }
+
+/** Sets role bits (never through the public API: the admin CLI and the demo seed). */
+export async function addRoleBits(
+  db: DbOrTx,
+  id: number,
+  mask: number,
+): Promise<UserRow | undefined> {
+  const [row] = await db
+    .update(users)
+    .set({ role: sql`${users.role} | ${mask}` })
+    .where(eq(users.id, id))
+    .returning();
+  return row;
+}

@@ -11,6 +11,7 @@ import { findUserByEmail } from './users.read';
 import type { DbOrTx } from '../../db/client';
 import type { HunterRow, UserRow } from './users.read';
 import {
+  addRoleBits,
   ensureHunter,
   findStaleCiphertexts,
   findUserWithHunter,
@@ -47,6 +48,26 @@ export class UsersService {
       if (isUniqueViolation(err)) throw notAcceptable(AUTH_MSG.emailExists, 'EMAIL_EXISTS');
       throw err;
     }
+  }
+
+  /**
+   * A user made by operations (the admin CLI), not by POST /user: any role bits, no hunter row.
+   * `passwordHash` may be of a random password nobody knows; a reset link sets a real one.
+   */
+  async createWithRole(email: string, passwordHash: string, role: number): Promise<UserRow> {
+    const normalized = email.trim().toLowerCase();
+    if (await findUserByEmail(this.ctx.db, normalized))
+      throw notAcceptable(AUTH_MSG.emailExists, 'EMAIL_EXISTS');
+    return insertUser(this.ctx.db, { email: normalized, passwordHash, role });
+  }
+
+  findByEmail(email: string): Promise<UserRow | undefined> {
+    return findUserByEmail(this.ctx.db, email.trim());
+  }
+
+  /** Adds role bits (admin: the CLI and the seed only; no route calls this). */
+  addRole(userId: number, mask: number): Promise<UserRow | undefined> {
+    return addRoleBits(this.ctx.db, userId, mask);
   }
 
   /** GET /user */

@@ -1,0 +1,28 @@
+import { index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { users } from './users';
+
+/** An admin's TOTP secret (field cipher); `enrolledAt` null while the enrolment is pending. */
+export const adminFactors = pgTable('admin_factors', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secretEnc: text('secret_enc').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  enrolledAt: timestamp('enrolled_at', { withTimezone: true, mode: 'date' }),
+  /** The last 30-second time step whose code was accepted: a code works once. */
+  lastStep: integer('last_step'),
+});
+
+/** One-time recovery codes, stored as SHA-256 hashes. */
+export const adminRecoveryCodes = pgTable(
+  'admin_recovery_codes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull().unique(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('admin_recovery_codes_user_idx').on(t.userId)],
+);

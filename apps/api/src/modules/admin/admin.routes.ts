@@ -1,0 +1,93 @@
+import {
+  adminMeAnswer,
+  totpConfirmSchema,
+  totpEnrolAnswer,
+  totpVerifySchema,
+} from '@bountyhunt/shared/admin';
+import { errorAnswer } from '@bountyhunt/shared/users';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { optionalActor } from '../../plugins/auth';
+
+const errors = { 400: errorAnswer, 401: errorAnswer, 403: errorAnswer, 429: errorAnswer };
+
+const adminRoutes: FastifyPluginAsyncZod = async (app) => {
+  const admin = app.root.services.admin;
+  const limiter = app.root.rateLimiter;
+  const rule = app.root.config.rateLimits.loginEmail;
+  const gate = async (request: FastifyRequest, secondFactor = true) =>
+    admin.gate(await optionalActor(request), { secondFactor });
+
+  /** Wrong codes count like failed sign-ins, per admin. */
+  const limited = async (request: FastifyRequest, userId: number, run: () => Promise<void>) => {
+    const key = `admin-totp:${userId}`;
+    await limiter.check(request.ip, key, rule);
+    try {
+      await run();
+    } catch (err) {
+      await limiter.record(request.ip, key, rule);
+      throw err;
+    }
+  };
+
+  app.post(
+    '/admin/totp/enrol',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Start TOTP enrolment: secret (otpauth URL and QR) and recovery codes, once',
+        response: { 200: totpEnrolAnswer, 409: errorAnswer, ...errors },
+      },
+    },
+    async (request) => admin.enrol(await gate(request, false)),
+  );
+
+  app.post(
+    '/admin/totp/confirm',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Confirm enrolment with a current code; this session passes the second factor',
+        body: totpConfirmSchema,
+        response: { 204: z.null(), 409: errorAnswer, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const actor = await gate(request, false);
+      await limited(request, actor.userId, () => admin.confirm(actor, request.body.code));
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/admin/totp/verify',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Pass the second factor for this session: {code} or a one-time {recoveryCode}',
+        body: totpVerifySchema,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const actor = await gate(request, false);
+      await limited(request, actor.userId, () => admin.verify(actor, request.body));
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/admin/me',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'The signed-in admin (behind the second factor)',
+        response: { 200: adminMeAnswer, ...errors },
+      },
+    },
+    async (request) => admin.me(await gate(request)),
+  );
+};
+
+export default adminRoutes;

@@ -1,0 +1,266 @@
+import { ADMIN_CODES } from '@bountyhunt/shared/admin';
+import { ROLE } from '@bountyhunt/shared/roles';
+import { URI, type TOTP } from 'otpauth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, PASSWORD, signUp, uniqueEmail, type TestApp } from '../../../test/helper';
+
+type Auth = { authorization: string };
+
+describe('admin role and TOTP second factor', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** An admin made the way operations do (the CLI's service call), signed in through the API. */
+  async function newAdmin() {
+    const email = uniqueEmail('admin');
+    const s = await signUp(t.app, { email });
+    await t.root.services.admin.grantAdmin(email);
+    return { ...s, email };
+  }
+
+  async function signIn(email: string): Promise<Auth> {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/auth',
+      payload: { email, password: PASSWORD },
+    });
+    expect(res.statusCode).toBe(200);
+    return { authorization: `Bearer ${res.json().token}` };
+  }
+
+  const post = (url: string, headers: Auth | undefined, payload?: object) =>
+    t.app.inject({ method: 'POST', url, headers, payload });
+
+  async function enrol(headers: Auth) {
+    const res = await post('/admin/totp/enrol', headers);
+    expect(res.statusCode).toBe(200);
+    const body = res.json() as { otpauthUrl: string; qr: string; recoveryCodes: string[] };
+    const totp = URI.parse(body.otpauthUrl) as TOTP;
+    return { ...body, totp, secret: totp.secret.base32 };
+  }
+
+  /** A code for a time step not used before (the clock moves on by one step). */
+  function nextCode(totp: TOTP): string {
+    t.clock.advance(30_000);
+    return totp.generate({ timestamp: t.clock.now().getTime() });
+  }
+
+  async function enrolledAdmin() {
+    const a = await newAdmin();
+    const e = await enrol(a.auth);
+    const res = await post('/admin/totp/confirm', a.auth, { code: nextCode(e.totp) });
+    expect(res.statusCode).toBe(204);
+    return { ...a, ...e };
+  }
+
+  it('never grants the admin bit through POST /user', async () => {
+    const email = uniqueEmail('sneaky');
+    const res = await post('/user', undefined, { email, password: PASSWORD, role: 7 });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().role & ROLE.admin).toBe(0);
+    const hunter = await post('/user', undefined, {
+      email: uniqueEmail('sneaky'),
+      password: PASSWORD,
+      hunter: true,
+      role: 4,
+    });
+    expect(hunter.json().role).toBe(ROLE.hunter);
+    const auth = await signIn(email);
+    const me = await t.app.inject({ method: 'GET', url: '/user', headers: auth });
+    expect(me.json().user.role & ROLE.admin).toBe(0);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/admin/me', headers: auth })).statusCode,
+    ).toBe(403);
+  });
+
+  it('answers every /admin endpoint by who asks (the gate)', async () => {
+    const member = await signUp(t.app);
+    const hunter = await signUp(t.app, { hunter: true });
+    const pending = await newAdmin();
+    const admin = await enrolledAdmin();
+    const who: Record<string, Auth | undefined> = {
+      anonymous: undefined,
+      member: member.auth,
+      hunter: hunter.auth,
+      pending: pending.auth,
+      admin: admin.auth,
+    };
+    const SF = 'SECOND_FACTOR_REQUIRED';
+    // [method, url, body, {caller: status or [status, code]}]
+    const matrix: [
+      string,
+      string,
+      object | undefined,
+      Record<string, number | [number, string]>,
+    ][] = [
+      [
+        'GET',
+        '/admin/me',
+        undefined,
+        { anonymous: 401, member: 403, hunter: 403, pending: [403, SF], admin: 200 },
+      ],
+      // The enrolled admin already has a factor: 409; the pending admin may enrol.
+      [
+        'POST',
+        '/admin/totp/enrol',
+        undefined,
+        { anonymous: 401, member: 403, hunter: 403, pending: 200, admin: 409 },
+      ],
+      // A wrong code: 400 for admins, never reaching the code check for the others.
+      [
+        'POST',
+        '/admin/totp/confirm',
+        { code: '000000' },
+        { anonymous: 401, member: 403, hunter: 403, pending: 400, admin: 409 },
+      ],
+      [
+        'POST',
+        '/admin/totp/verify',
+        { recoveryCode: 'nope-nope' },
+        { anonymous: 401, member: 403, hunter: 403, pending: 400, admin: 400 },
+      ],
+    ];
+    for (const [method, url, payload, expected] of matrix) {
+      for (const [caller, want] of Object.entries(expected)) {
+        const res = await t.app.inject({
+          method: method as 'GET' | 'POST',
+          url,
+          headers: who[caller],
+          payload,
+        });
+        const [status, code] = Array.isArray(want) ? want : [want, undefined];
+        expect({ caller, method, url, status: res.statusCode }).toEqual({
+          caller,
+          method,
+          url,
+          status,
+        });
+        if (status >= 400) expect(res.json()).toMatchObject({ message: expect.any(String) });
+        if (code) expect(res.json().code).toBe(code);
+        if (status === 403 && caller !== 'pending') expect(res.json().code).not.toBe(SF);
+      }
+    }
+  });
+
+  it('enrols, confirms with a current code and lets the session in', async () => {
+    const a = await newAdmin();
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/admin/me', headers: a.auth })).json().code,
+    ).toBe(ADMIN_CODES.secondFactorRequired);
+    const e = await enrol(a.auth);
+    expect(e.otpauthUrl).toMatch(/^otpauth:\/\/totp\//);
+    expect(e.qr).toMatch(/^data:image\/png;base64,/);
+    expect(e.recoveryCodes).toHaveLength(10);
+    expect(new Set(e.recoveryCodes).size).toBe(10);
+    // Still pending: the gate holds until a code confirms.
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/admin/me', headers: a.auth })).statusCode,
+    ).toBe(403);
+    expect((await post('/admin/totp/confirm', a.auth, { code: '123456' })).statusCode).toBe(400);
+    const code = nextCode(e.totp);
+    expect((await post('/admin/totp/confirm', a.auth, { code })).statusCode).toBe(204);
+    const me = await t.app.inject({ method: 'GET', url: '/admin/me', headers: a.auth });
+    expect(me.statusCode).toBe(200);
+    expect(me.json()).toEqual({ userId: a.userId, email: a.email, secondFactor: true });
+    // Enrolment happens once.
+    expect((await post('/admin/totp/enrol', a.auth)).statusCode).toBe(409);
+  });
+
+  it('asks a new session to verify; a code works once', async () => {
+    const a = await enrolledAdmin();
+    const other = await signIn(a.email);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/admin/me', headers: other })).json().code,
+    ).toBe(ADMIN_CODES.secondFactorRequired);
+    const code = nextCode(a.totp);
+    expect((await post('/admin/totp/verify', other, { code })).statusCode).toBe(204);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/admin/me', headers: other })).statusCode,
+    ).toBe(200);
+    // The same code again, from a third session: replayed, refused.
+    const third = await signIn(a.email);
+    expect((await post('/admin/totp/verify', third, { code })).statusCode).toBe(400);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/admin/me', headers: third })).statusCode,
+    ).toBe(403);
+  });
+
+  it('takes a recovery code exactly once', async () => {
+    const a = await enrolledAdmin();
+    const s1 = await signIn(a.email);
+    const recoveryCode = a.recoveryCodes[3]!;
+    expect(
+      (await post('/admin/totp/verify', s1, { recoveryCode: recoveryCode.toUpperCase() }))
+        .statusCode,
+    ).toBe(204);
+    expect((await t.app.inject({ method: 'GET', url: '/admin/me', headers: s1 })).statusCode).toBe(
+      200,
+    );
+    const s2 = await signIn(a.email);
+    const again = await post('/admin/totp/verify', s2, { recoveryCode });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().code).toBe(ADMIN_CODES.codeInvalid);
+    expect(
+      (await post('/admin/totp/verify', s2, { recoveryCode: a.recoveryCodes[4] })).statusCode,
+    ).toBe(204);
+  });
+
+  it('rate-limits wrong codes like failed sign-ins', async () => {
+    const a = await enrolledAdmin();
+    const s = await signIn(a.email);
+    const { limit } = t.config.rateLimits.loginEmail;
+    for (let i = 0; i < limit; i++)
+      expect((await post('/admin/totp/verify', s, { code: '000000' })).statusCode).toBe(400);
+    const blocked = await post('/admin/totp/verify', s, { code: nextCode(a.totp) });
+    expect(blocked.statusCode).toBe(429);
+  });
+
+  it('keeps the secret out of the logs and of every later answer', async () => {
+    const a = await enrolledAdmin();
+    const s = await signIn(a.email);
+    const answers = [
+      await post('/admin/totp/verify', s, { code: nextCode(a.totp) }),
+      await t.app.inject({ method: 'GET', url: '/admin/me', headers: s }),
+      await t.app.inject({ method: 'GET', url: '/user', headers: s }),
+      await post('/admin/totp/enrol', s),
+    ];
+    for (const res of answers) {
+      expect(res.body).not.toContain(a.secret);
+      expect(res.body).not.toContain(a.otpauthUrl);
+    }
+    expect(t.logs.length).toBeGreaterThan(0);
+    const logs = t.logs.join('\n');
+    expect(logs).not.toContain(a.secret);
+    for (const code of a.recoveryCodes) expect(logs).not.toContain(code);
+  });
+
+  it('grants the admin bit from the CLI service; --create prints a set-password link', async () => {
+    const member = await signUp(t.app);
+    const r = await t.root.services.admin.grantAdmin(member.email);
+    expect(r).toMatchObject({ userId: member.userId, created: false });
+    const me = await t.app.inject({ method: 'GET', url: '/user', headers: member.auth });
+    expect(me.json().user.role).toBe(ROLE.member | ROLE.admin);
+    await expect(t.root.services.admin.grantAdmin(uniqueEmail('nobody'))).rejects.toThrow(
+      /No user/,
+    );
+    const email = uniqueEmail('ops');
+    const made = await t.root.services.admin.grantAdmin(email, { create: true });
+    expect(made.created).toBe(true);
+    expect(made.setPasswordLink).toMatch(/\/reset\/[^/]+$/);
+    const code = decodeURIComponent(made.setPasswordLink!.split('/').pop()!);
+    const set = await t.app.inject({
+      method: 'PUT',
+      url: '/user/reset',
+      payload: { resetCode: code, newPassword: PASSWORD },
+    });
+    expect(set.statusCode).toBe(204);
+    const auth = await signIn(email);
+    const user = await t.app.inject({ method: 'GET', url: '/user', headers: auth });
+    expect(user.json().user.role).toBe(ROLE.admin);
+  });
+});
