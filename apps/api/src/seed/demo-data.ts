@@ -3,6 +3,8 @@
 export const DEMO_PASSWORD = 'Bounty-demo1!';
 export const DEMO_MEMBER_EMAIL = 'member@bountyhunt.demo';
 export const DEMO_HUNTER_EMAIL = 'hunter@bountyhunt.demo';
+/** CONTRACT.md "Operations": the demo admin (role bit 4 only), same password. */
+export const DEMO_ADMIN_EMAIL = 'admin@bountyhunt.demo';
 
 export interface DemoMember {
   email: string;

@@ -15,7 +15,9 @@ import type { Config } from '../env';
 import { MemoryJobQueue } from '../jobs/memory-queue';
 import type { JobQueue } from '../jobs/types';
 import type { ManualClock } from '../lib/clock';
+import { hashPassword } from '../lib/password';
 import { MemoryRateStore, RateLimiter } from '../lib/rate-limiter';
+import { ROLE } from '@bountyhunt/shared/roles';
 import { artJpeg } from './art';
 import { DEMO_PASSWORD } from './demo-data';
 import { makeVideo } from './demo-video';
@@ -130,6 +132,16 @@ export class SeedClient {
       body: { email, password: DEMO_PASSWORD },
     });
     return { email, token, userId: user.userId };
+  };
+
+  /** The public API never grants the admin bit: the users service makes the demo admin. */
+  readonly createAdmin = async (email: string): Promise<number> => {
+    const row = await this.root.services.users.createWithRole(
+      email,
+      await hashPassword(DEMO_PASSWORD),
+      ROLE.admin,
+    );
+    return row.id;
   };
 
   readonly uploadImage = async (

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helper';
 import { queryRows } from '../db/client';
 import { loadConfig } from '../env';
-import { DEMO_HUNTER_EMAIL, DEMO_MEMBER_EMAIL, DEMO_PASSWORD } from './demo-data';
+import { ROLE } from '@bountyhunt/shared/roles';
+import { DEMO_ADMIN_EMAIL, DEMO_HUNTER_EMAIL, DEMO_MEMBER_EMAIL, DEMO_PASSWORD } from './demo-data';
 import { seedDemo, shouldSeedAtStart, type SeedResult } from './seed';
 
 interface FeedBounty {
@@ -40,6 +41,7 @@ describe('demo seed', () => {
     expect(result.skipped).toBe(false);
     expect(result.counts.members).toBe(8);
     expect(result.counts.hunters).toBe(12);
+    expect(result.counts.admins).toBe(1);
   });
 
   it('lets the README accounts sign in; the member is active with silver left', async () => {
@@ -60,6 +62,16 @@ describe('demo seed', () => {
       expect(new Date(user.active).getTime()).toBeGreaterThan(Date.now());
       expect(user.silver).toBeGreaterThan(50);
     }
+  });
+
+  it('seeds the demo admin: the admin bit only, the demo password', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/auth',
+      payload: { email: DEMO_ADMIN_EMAIL, password: DEMO_PASSWORD },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().user.role).toBe(ROLE.admin);
   });
 
   it('answers a hunter profile with its seeded bio and stage name', async () => {

@@ -18,6 +18,7 @@ import type { Config } from '../env';
 import type { JobQueue } from '../jobs/types';
 import { ManualClock } from '../lib/clock';
 import {
+  DEMO_ADMIN_EMAIL,
   DEMO_BOUNTIES,
   DEMO_HUNTERS,
   DEMO_MEMBER_EMAIL,
@@ -81,7 +82,7 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
     bump,
     notes,
   });
-  const { call, signUp, uploadImage, uploadVideo, runJobs, closeRounds, has } = client;
+  const { call, signUp, createAdmin, uploadImage, uploadVideo, runJobs, closeRounds, has } = client;
 
   const canMedia = has('POST', '/media/image');
   const canBounties = has('POST', '/bounty') && has('POST', '/claim') && has('POST', '/vote');
@@ -135,6 +136,9 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
       hunters.push({ ...a, hunterId: me.hunter.hunterId, appeal: h.appeal });
       bump('hunters');
     }
+
+    await createAdmin(DEMO_ADMIN_EMAIL);
+    bump('admins');
 
     // ---- the history, as timed events ------------------------------------------------
     type Event = { at: number; run: () => Promise<void> };
