@@ -46,6 +46,8 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/totp/confirm',
     {
+      // Access before the body: anonymous → 401, not 400 for a missing code.
+      onRequest: async (request) => void (await gate(request, false)),
       schema: {
         tags: ['admin'],
         summary: 'Confirm enrolment with a current code; this session passes the second factor',
@@ -63,6 +65,8 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/totp/verify',
     {
+      // Access before the body: anonymous → 401, not 400 for a missing code.
+      onRequest: async (request) => void (await gate(request, false)),
       schema: {
         tags: ['admin'],
         summary: 'Pass the second factor for this session: {code} or a one-time {recoveryCode}',

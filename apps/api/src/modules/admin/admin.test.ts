@@ -124,6 +124,19 @@ describe('admin role and TOTP second factor', () => {
         { recoveryCode: 'nope-nope' },
         { anonymous: 401, member: 403, hunter: 403, pending: 400, admin: 400 },
       ],
+      // Access is decided before the body: no code at all is still 401/403 for non-admins.
+      [
+        'POST',
+        '/admin/totp/confirm',
+        {},
+        { anonymous: 401, member: 403, hunter: 403, pending: 400 },
+      ],
+      [
+        'POST',
+        '/admin/totp/verify',
+        {},
+        { anonymous: 401, member: 403, hunter: 403, pending: 400, admin: 400 },
+      ],
     ];
     for (const [method, url, payload, expected] of matrix) {
       for (const [caller, want] of Object.entries(expected)) {
