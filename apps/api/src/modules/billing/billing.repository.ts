@@ -1,4 +1,5 @@
 /** The billing module's charges table (membership columns of users: users.read.ts / UsersService). */
+import type { ChargeResult } from '../../payments/gateway';
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { charges } from '../../db/schema';
@@ -14,12 +15,33 @@ export function findChargeByKey(db: DbOrTx, key: string): Promise<ChargeRow | un
     .then((r) => r[0]);
 }
 
-export async function insertCharge(
+async function insertCharge(
   db: DbOrTx,
   values: typeof charges.$inferInsert,
 ): Promise<ChargeRow> {
   const [row] = await db.insert(charges).values(values).returning();
   return row!;
+}
+
+/** A gateway answer as a charge row: the reference when it went through, the reason when not. */
+export function recordCharge(
+  db: DbOrTx,
+  charge: {
+    userId: number;
+    idempotencyKey: string;
+    kind: string;
+    planIndex: number;
+    amountCents: number;
+    createdAt: Date;
+  },
+  result: ChargeResult,
+): Promise<ChargeRow> {
+  return insertCharge(db, {
+    ...charge,
+    status: result.status,
+    gatewayRef: result.status === 'succeeded' ? result.reference : null,
+    failureMessage: result.status === 'declined' ? result.message : null,
+  });
 }
 
 export function listCharges(db: DbOrTx, userId: number): Promise<ChargeRow[]> {

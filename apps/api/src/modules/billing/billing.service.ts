@@ -31,7 +31,7 @@ import { CardError, type CardToken, type PaymentGateway } from '../../payments/g
 import { presentUser } from '../users/users.present';
 import { findUserById, lockUser, type UserRow } from '../users/users.read';
 import type { UsersService } from '../users/users.service';
-import { findChargeByKey, insertCharge, type ChargeRow } from './billing.repository';
+import { findChargeByKey, recordCharge, type ChargeRow } from './billing.repository';
 import { addMonths, MAX_RENEWAL_ATTEMPTS, RENEW_JOB } from './membership-terms';
 import { creditSilver, silverHistory } from './silver.service';
 
@@ -132,17 +132,18 @@ export class BillingService {
           idempotencyKey: key,
           description: `BountyHunt ${plan.name} membership`,
         });
-        const charge = await insertCharge(tx, {
-          userId: user.id,
-          idempotencyKey: key,
-          kind: 'membership_start',
-          planIndex: plan.index,
-          amountCents: plan.priceCents,
-          status: result.status,
-          gatewayRef: result.status === 'succeeded' ? result.reference : null,
-          failureMessage: result.status === 'declined' ? result.message : null,
-          createdAt: now,
-        });
+        const charge = await recordCharge(
+          tx,
+          {
+            userId: user.id,
+            idempotencyKey: key,
+            kind: 'membership_start',
+            planIndex: plan.index,
+            amountCents: plan.priceCents,
+            createdAt: now,
+          },
+          result,
+        );
         if (result.status === 'declined') return { kind: 'declined' as const, declined: result };
         state.charged = { reference: result.reference, amountCents: plan.priceCents };
         const updated = await this.users.update(

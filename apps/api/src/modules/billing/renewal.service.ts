@@ -12,7 +12,7 @@ import type { ServiceContext } from '../../context';
 import type { PaymentGateway } from '../../payments/gateway';
 import { findDueRenewals, lockUser, type UserRow } from '../users/users.read';
 import type { UsersService } from '../users/users.service';
-import { insertCharge } from './billing.repository';
+import { recordCharge } from './billing.repository';
 import {
   addMonths,
   AUTO_RENEW_WINDOW_MS,
@@ -94,17 +94,18 @@ export class RenewalService {
         idempotencyKey: key,
         description: `BountyHunt ${plan.name} membership renewal`,
       });
-      const charge = await insertCharge(tx, {
-        userId: user.id,
-        idempotencyKey: key,
-        kind: 'renewal',
-        planIndex: plan.index,
-        amountCents: plan.priceCents,
-        status: result.status,
-        gatewayRef: result.status === 'succeeded' ? result.reference : null,
-        failureMessage: result.status === 'declined' ? result.message : null,
-        createdAt: now,
-      });
+      const charge = await recordCharge(
+        tx,
+        {
+          userId: user.id,
+          idempotencyKey: key,
+          kind: 'renewal',
+          planIndex: plan.index,
+          amountCents: plan.priceCents,
+          createdAt: now,
+        },
+        result,
+      );
       if (result.status === 'succeeded') {
         const base = user.active.getTime() > now.getTime() ? user.active : now;
         await this.users.update(
