@@ -30,7 +30,7 @@ const tableOwners = {
   billing: ['charges', 'silverLedger'],
   bounties: ['bounties', 'rounds', 'claims', 'votes', 'voteEarnings'],
   profiles: ['posts'],
-  admin: ['adminFactors', 'adminRecoveryCodes'],
+  admin: ['adminFactors', 'adminRecoveryCodes', 'auditLog'],
 };
 for (const owner of Object.keys(tableOwners))
   if (!apiModules.includes(owner)) throw new Error(`eslint.config.js: no API module ${owner}`);

@@ -18,6 +18,7 @@ import { systemClock, type Clock } from './lib/clock';
 import { loadFieldCipher, type FieldCipher } from './lib/crypto';
 import { MemoryRateStore, RateLimiter, RedisRateStore } from './lib/rate-limiter';
 import { createMailer, type Mailer } from './mail/mailer';
+import { AuditService } from './modules/admin/audit.service';
 import { AdminService } from './modules/admin/admin.service';
 import { accountJobs } from './modules/account/account.jobs';
 import { AccountService } from './modules/account/account.service';
@@ -87,15 +88,16 @@ function createServices(
     video: new VideoTools(ctx.config.FFMPEG_PATH, ctx.config.FFPROBE_PATH),
     tmpDir,
   });
-  const auth = new AuthService(ctx);
+  const audit = new AuditService(ctx);
+  const auth = new AuthService(ctx, audit);
   const users = new UsersService(ctx);
   const account = new AccountService(ctx, parts.cipher, users, auth);
   const billing = new BillingService(ctx, parts.gateway, users);
   const renewal = new RenewalService(ctx, parts.gateway, users);
   const bounties = new BountiesService(ctx, parts.feedCache);
   const profiles = new ProfilesService(ctx, users);
-  const admin = new AdminService(ctx, parts.cipher, users, auth, account);
-  return { media, auth, users, account, billing, renewal, bounties, profiles, admin };
+  const admin = new AdminService(ctx, parts.cipher, users, auth, account, audit);
+  return { media, audit, auth, users, account, billing, renewal, bounties, profiles, admin };
 }
 
 export function createRoot(parts: RootParts): Root {

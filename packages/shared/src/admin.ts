@@ -50,3 +50,59 @@ export const adminMeAnswer = z.object({
   secondFactor: z.literal(true),
 });
 export type AdminMeAnswer = z.infer<typeof adminMeAnswer>;
+
+export const totpStatusAnswer = z.object({
+  /** An authenticator app is set up: sign-in asks for its code; otherwise enrol first. */
+  enrolled: z.boolean(),
+  /** This session has passed the second factor. */
+  secondFactor: z.boolean(),
+});
+export type TotpStatusAnswer = z.infer<typeof totpStatusAnswer>;
+
+/** The console's tables: keyset pages, newest first unless a table says otherwise. */
+export const ADMIN_PAGE = { default: 50, max: 200 } as const;
+
+export const adminPageQuery = z.object({
+  cursor: z.string().max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(ADMIN_PAGE.max).optional(),
+});
+
+/** Actions written to the audit log (one name per kind of admin act). */
+export const AUDIT_ACTIONS = [
+  'admin.sign_in',
+  'admin.totp_enrolled',
+  'admin.totp_verified',
+  'admin.recovery_code_used',
+  'identity.approve',
+  'identity.reject',
+  'user.suspend',
+  'user.unsuspend',
+  'user.grant_silver',
+  'user.resend_mail',
+  'report.hide',
+  'report.keep',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const auditQuery = adminPageQuery.extend({
+  actorId: z.coerce.number().int().positive().optional(),
+  action: z.enum(AUDIT_ACTIONS).optional(),
+  targetType: z.string().trim().min(1).max(40).optional(),
+  targetId: z.string().trim().min(1).max(40).optional(),
+});
+export type AuditQuery = z.infer<typeof auditQuery>;
+
+export const auditEntry = z.object({
+  auditId: z.number().int(),
+  actorId: z.number().int().nullable(),
+  actorEmail: z.string().nullable(),
+  action: z.string(),
+  targetType: z.string().nullable(),
+  targetId: z.string().nullable(),
+  /** The changed fields before and after, secrets masked. */
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+  ip: z.string().nullable(),
+  created: z.string(),
+});
+export type AuditEntry = z.infer<typeof auditEntry>;

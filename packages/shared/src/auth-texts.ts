@@ -20,6 +20,8 @@ export const AUTH_MSG = {
   passwordCriteria:
     'Your new password does not meet the required criteria. Ensure it includes a mix of uppercase, lowercase, and special characters, and is at least 8 characters long.',
   loginInvalid: 'Invalid login credentials. Please try again.',
+  /** Sign-in of a suspended account (403 {code: "SUSPENDED"}, CONTRACT.md "Operations"). */
+  suspended: 'Your account is suspended. Contact support.',
   loginUserLoad: 'Error loading user data. Please try again',
   emailExists: 'Email already exists. Please sign in.',
   resetNotFound: "Email address not found. If you're new, please sign up.",

@@ -6,3 +6,5 @@ export * from './schema/media';
 export * from './schema/bounties';
 export * from './schema/billing';
 export * from './schema/admin';
+export * from './schema/identity';
+export * from './schema/moderation';

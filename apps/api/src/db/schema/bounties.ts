@@ -29,6 +29,8 @@ export const bounties = pgTable(
     status: text('status').notNull().default('open'), // open | decided
     winnerClaimId: integer('winner_claim_id'),
     decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
+    /** Hidden by a moderator (reports): out of every listing but its owner's and admins'. */
+    hiddenAt: timestamp('hidden_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('simple', title)`),
   },
@@ -73,6 +75,8 @@ export const claims = pgTable(
       .references(() => hunters.id),
     media: text('media').notNull(),
     votes: integer('votes').notNull().default(0),
+    /** Hidden by a moderator (reports): out of every listing but its owner's and admins'. */
+    hiddenAt: timestamp('hidden_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [
@@ -80,6 +84,8 @@ export const claims = pgTable(
     // The profile feed pages by (created_at, id); votes rides along so a hunter's vote total
     // is an index-only scan.
     index('claims_hunter_feed_idx').on(t.hunterId, t.createdAt.desc(), t.id.desc(), t.votes),
+    // The operations dashboard counts today's claims.
+    index('claims_created_idx').on(t.createdAt),
   ],
 );
 
@@ -96,7 +102,12 @@ export const votes = pgTable(
     value: integer('value').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('votes_claim_user_idx').on(t.claimId, t.userId)],
+  (t) => [
+    uniqueIndex('votes_claim_user_idx').on(t.claimId, t.userId),
+    // The operations dashboard counts today's votes; a user's page lists their recent votes.
+    index('votes_created_idx').on(t.createdAt),
+    index('votes_user_idx').on(t.userId, t.id.desc()),
+  ],
 );
 
 export const posts = pgTable(
@@ -109,6 +120,8 @@ export const posts = pgTable(
     bountyId: integer('bounty_id').references(() => bounties.id, { onDelete: 'set null' }),
     file: text('file').notNull(),
     text: text('text'),
+    /** Hidden by a moderator (reports): out of every listing but its owner's and admins'. */
+    hiddenAt: timestamp('hidden_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [index('posts_hunter_feed_idx').on(t.hunterId, t.createdAt.desc(), t.id.desc())],

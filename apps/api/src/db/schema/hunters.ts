@@ -11,6 +11,8 @@ export const hunters = pgTable('hunters', {
   bio: text('bio'),
   banner: text('banner'),
   picture: text('picture'),
+  /** The profile hidden by a moderator (reports): gone for everyone but its owner and admins. */
+  hiddenAt: timestamp('hidden_at', { withTimezone: true, mode: 'date' }),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 

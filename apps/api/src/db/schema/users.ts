@@ -7,7 +7,7 @@ export const users = pgTable(
     id: serial('id').primaryKey(),
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
-    /** Bit mask: 1 member, 2 hunter (SPEC.md §3). */
+    /** Bit mask: 1 member, 2 hunter (SPEC.md §3), 4 admin (CONTRACT.md "Operations"). */
     role: integer('role').notNull(),
     /** Membership valid until; null when never a member. */
     active: timestamp('active', { withTimezone: true, mode: 'date' }),
@@ -45,6 +45,10 @@ export const users = pgTable(
     identityStatus: text('identity_status').notNull().default('none'),
     idFrontKey: text('id_front_key'),
     idSelfieKey: text('id_selfie_key'),
+    /** The rejection reason shown to the user (GET /user identityReason); null otherwise. */
+    identityReason: text('identity_reason'),
+    /** Set by an admin: sign-in answers 403 SUSPENDED and the user's content is hidden. */
+    suspendedAt: timestamp('suspended_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -52,6 +56,9 @@ export const users = pgTable(
     uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
     uniqueIndex('users_handle_lower_idx').on(sql`lower(${t.handle})`),
     index('users_active_idx').on(t.active),
+    // Admin search by e-mail or handle prefix.
+    index('users_email_prefix_idx').on(sql`lower(${t.email}) text_pattern_ops`),
+    index('users_handle_prefix_idx').on(sql`lower(${t.handle}) text_pattern_ops`),
   ],
 );
 

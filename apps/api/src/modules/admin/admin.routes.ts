@@ -1,5 +1,8 @@
 import {
   adminMeAnswer,
+  auditEntry,
+  auditQuery,
+  totpStatusAnswer,
   totpConfirmSchema,
   totpEnrolAnswer,
   totpVerifySchema,
@@ -8,6 +11,7 @@ import { errorAnswer } from '@bountyhunt/shared/users';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { sendPage } from '../../lib/paging';
 import { optionalActor } from '../../plugins/auth';
 
 const errors = { 400: errorAnswer, 401: errorAnswer, 403: errorAnswer, 429: errorAnswer };
@@ -57,7 +61,9 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const actor = await gate(request, false);
-      await limited(request, actor.userId, () => admin.confirm(actor, request.body.code));
+      await limited(request, actor.userId, () =>
+        admin.confirm(actor, request.body.code, request.ip),
+      );
       return reply.code(204).send(null);
     },
   );
@@ -76,9 +82,35 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const actor = await gate(request, false);
-      await limited(request, actor.userId, () => admin.verify(actor, request.body));
+      await limited(request, actor.userId, () => admin.verify(actor, request.body, request.ip));
       return reply.code(204).send(null);
     },
+  );
+
+  app.get(
+    '/admin/totp/status',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Whether an authenticator is set up and this session has passed it',
+        response: { 200: totpStatusAnswer, ...errors },
+      },
+    },
+    async (request) => admin.status(await gate(request, false)),
+  );
+
+  app.get(
+    '/admin/audit',
+    {
+      onRequest: async (request) => void (await gate(request)),
+      schema: {
+        tags: ['admin'],
+        summary: 'The audit log, newest first; filter by actor, action or target (x-next-cursor)',
+        querystring: auditQuery,
+        response: { 200: z.array(auditEntry), ...errors },
+      },
+    },
+    async (request, reply) => sendPage(reply, await app.root.services.audit.list(request.query)),
   );
 
   app.get(

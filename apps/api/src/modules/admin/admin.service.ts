@@ -12,6 +12,7 @@ import {
   RECOVERY_CODE_COUNT,
   type AdminMeAnswer,
   type TotpEnrolAnswer,
+  type TotpStatusAnswer,
   type TotpVerifyInput,
 } from '@bountyhunt/shared/admin';
 import { hasRole, ROLE } from '@bountyhunt/shared/roles';
@@ -22,6 +23,7 @@ import { hashPassword } from '../../lib/password';
 import { hashToken, randomToken } from '../../lib/tokens';
 import type { AccountService } from '../account/account.service';
 import type { AuthService } from '../auth/auth.service';
+import type { AuditService } from './audit.service';
 import type { UsersService } from '../users/users.service';
 import { acceptStep, findFactor, replacePendingFactor, useRecoveryCode } from './admin.repository';
 
@@ -39,6 +41,7 @@ export class AdminService {
     private readonly users: UsersService,
     private readonly auth: AuthService,
     private readonly account: AccountService,
+    private readonly audit: AuditService,
   ) {}
 
   /**
@@ -80,30 +83,43 @@ export class AdminService {
   }
 
   /** POST /admin/totp/confirm: the first valid code ends enrolment and passes this session. */
-  async confirm(actor: Actor, code: string): Promise<void> {
+  async confirm(actor: Actor, code: string, ip: string | null = null): Promise<void> {
     const factor = await findFactor(this.ctx.db, actor.userId);
     if (!factor) throw badRequest(ADMIN_MSG.notEnrolled, ADMIN_CODES.notEnrolled);
     if (factor.enrolledAt) throw conflict(ADMIN_MSG.alreadyEnrolled, ADMIN_CODES.alreadyEnrolled);
-    await this.acceptCode(actor, factor.secretEnc, code, true);
+    await this.acceptCode(actor, factor.secretEnc, code, true, ip);
+  }
+
+  /** GET /admin/totp/status: whether to ask for a code or to enrol (no second factor needed). */
+  async status(actor: Actor): Promise<TotpStatusAnswer> {
+    const factor = await findFactor(this.ctx.db, actor.userId);
+    return { enrolled: !!factor?.enrolledAt, secondFactor: !!actor.secondFactor };
   }
 
   /** POST /admin/totp/verify: a current code, or an unused recovery code (once). */
-  async verify(actor: Actor, input: TotpVerifyInput): Promise<void> {
+  async verify(actor: Actor, input: TotpVerifyInput, ip: string | null = null): Promise<void> {
     const factor = await findFactor(this.ctx.db, actor.userId);
     if (!factor?.enrolledAt) throw badRequest(ADMIN_MSG.notEnrolled, ADMIN_CODES.notEnrolled);
     if ('code' in input) {
-      await this.acceptCode(actor, factor.secretEnc, input.code, false);
+      await this.acceptCode(actor, factor.secretEnc, input.code, false, ip);
       return;
     }
     const now = this.ctx.clock.now();
-    const ok = await useRecoveryCode(
-      this.ctx.db,
-      actor.userId,
-      hashRecoveryCode(input.recoveryCode),
-      now,
-    );
-    if (!ok) throw badRequest(ADMIN_MSG.codeInvalid, ADMIN_CODES.codeInvalid);
-    await this.auth.markSecondFactor(actor.sessionId);
+    await this.ctx.db.transaction(async (tx) => {
+      const ok = await useRecoveryCode(tx, actor.userId, hashRecoveryCode(input.recoveryCode), now);
+      if (!ok) throw badRequest(ADMIN_MSG.codeInvalid, ADMIN_CODES.codeInvalid);
+      await this.auth.markSecondFactor(actor.sessionId, tx);
+      await this.audit.record(
+        {
+          actorId: actor.userId,
+          action: 'admin.recovery_code_used',
+          targetType: 'user',
+          targetId: actor.userId,
+          ip,
+        },
+        tx,
+      );
+    });
   }
 
   /** GET /admin/me */
@@ -153,6 +169,7 @@ export class AdminService {
     secretEnc: string,
     code: string,
     confirm: boolean,
+    ip: string | null,
   ): Promise<void> {
     const now = this.ctx.clock.now();
     const totp = this.totp(Secret.fromBase32(this.cipher.decrypt(secretEnc)), String(actor.userId));
@@ -163,6 +180,16 @@ export class AdminService {
       if (!(await acceptStep(tx, actor.userId, step, now, confirm)))
         throw badRequest(ADMIN_MSG.codeInvalid, ADMIN_CODES.codeInvalid);
       await this.auth.markSecondFactor(actor.sessionId, tx);
+      await this.audit.record(
+        {
+          actorId: actor.userId,
+          action: confirm ? 'admin.totp_enrolled' : 'admin.totp_verified',
+          targetType: 'user',
+          targetId: actor.userId,
+          ip,
+        },
+        tx,
+      );
     });
   }
 }

@@ -23,7 +23,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       await app.root.rateLimiter.consume(request.ip, `login-ip:${request.ip}`, limits.loginIp);
       await app.root.rateLimiter.check(request.ip, emailKey, limits.loginEmail);
       try {
-        return await app.root.services.auth.login(email, password);
+        return await app.root.services.auth.login(email, password, request.ip);
       } catch (err) {
         await app.root.rateLimiter.record(request.ip, emailKey, limits.loginEmail);
         throw err;

@@ -2,7 +2,9 @@ import { AUTH_MSG } from '@bountyhunt/shared/auth-texts';
 import type { AuthAnswer } from '@bountyhunt/shared/auth';
 import type { Actor, ServiceContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
-import { badRequest } from '../../errors';
+import { hasRole, ROLE } from '@bountyhunt/shared/roles';
+import { badRequest, forbidden } from '../../errors';
+import type { AuditService } from '../admin/audit.service';
 import { dummyPasswordHash, verifyPassword } from '../../lib/password';
 import { hashToken, randomToken } from '../../lib/tokens';
 import { findUserByEmail } from '../users/users.read';
@@ -22,15 +24,28 @@ export const SESSION_IDLE_MS = 30 * 24 * 3600 * 1000;
 const TOUCH_EVERY_MS = 5 * 60 * 1000;
 
 export class AuthService {
-  constructor(private readonly ctx: ServiceContext) {}
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly audit: AuditService,
+  ) {}
 
-  async login(email: string, password: string): Promise<AuthAnswer> {
+  /** Sign-in; a suspended account is refused (403 SUSPENDED), an admin's is audited. */
+  async login(email: string, password: string, ip: string | null = null): Promise<AuthAnswer> {
     const user = await findUserByEmail(this.ctx.db, email.trim());
     const ok = user
       ? await verifyPassword(user.passwordHash, password)
       : (await verifyPassword(await dummyPasswordHash(), password), false);
     if (!user || !ok) throw badRequest(AUTH_MSG.loginInvalid, 'INVALID_CREDENTIALS');
+    if (user.suspendedAt) throw forbidden(AUTH_MSG.suspended, 'SUSPENDED');
     const token = await this.createSession(user.id);
+    if (hasRole(user.role, ROLE.admin))
+      await this.audit.record({
+        actorId: user.id,
+        action: 'admin.sign_in',
+        targetType: 'user',
+        targetId: user.id,
+        ip,
+      });
     return { token, user: presentUser(user) };
   }
 

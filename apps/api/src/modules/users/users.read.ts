@@ -97,6 +97,8 @@ export function hunterUserId(db: DbOrTx, hunterId: number): Promise<number | und
 
 export interface HunterWithHandle extends HunterRow {
   handle: string | null;
+  /** The hunter's account is suspended: their profile is hidden like a moderated one. */
+  suspendedAt: Date | null;
 }
 
 /** One hunter with its user's handle, by any condition on hunters or users. */
@@ -110,7 +112,9 @@ async function findHunterWhere(db: DbOrTx, where: SQL): Promise<HunterWithHandle
       banner: hunters.banner,
       picture: hunters.picture,
       createdAt: hunters.createdAt,
+      hiddenAt: hunters.hiddenAt,
       handle: users.handle,
+      suspendedAt: users.suspendedAt,
     })
     .from(hunters)
     .innerJoin(users, eq(users.id, hunters.userId))
@@ -229,4 +233,15 @@ export function findDueRenewals(
     )
     .orderBy(users.active)
     .limit(opts.limit);
+}
+
+/** E-mail addresses of these users, for lists that show who did something (the audit log). */
+export async function emailsOf(db: DbOrTx, ids: number[]): Promise<Map<number, string>> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return new Map();
+  const rows = await db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(sql`${users.id} in ${unique}`);
+  return new Map(rows.map((r) => [r.id, r.email]));
 }
