@@ -32,6 +32,7 @@ import { FeedCache } from './modules/bounties/feed-cache';
 import { mediaJobs } from './modules/media/media.jobs';
 import { VideoTools } from './modules/media/media.processor';
 import { MediaService } from './modules/media/media.service';
+import { ModerationService } from './modules/moderation/moderation.service';
 import { ProfilesService } from './modules/profiles/profiles.service';
 import { UsersService } from './modules/users/users.service';
 import type { PaymentGateway } from './payments/gateway';
@@ -97,7 +98,20 @@ function createServices(
   const bounties = new BountiesService(ctx, parts.feedCache);
   const profiles = new ProfilesService(ctx, users);
   const admin = new AdminService(ctx, parts.cipher, users, auth, account, audit);
-  return { media, audit, auth, users, account, billing, renewal, bounties, profiles, admin };
+  const moderation = new ModerationService(ctx, { audit, bounties, profiles, users });
+  return {
+    media,
+    audit,
+    auth,
+    users,
+    account,
+    billing,
+    renewal,
+    bounties,
+    profiles,
+    admin,
+    moderation,
+  };
 }
 
 export function createRoot(parts: RootParts): Root {

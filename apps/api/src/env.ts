@@ -80,6 +80,7 @@ const envSchema = z.object({
   RL_RESET_IP: z.string().default('20/3600'),
   RL_UPLOAD_USER: z.string().default('60/3600'),
   RL_VOTE_USER: z.string().default('120/60'),
+  RL_REPORT_USER: z.string().default('30/3600'),
 });
 
 export type RawEnv = z.infer<typeof envSchema>;
@@ -94,7 +95,14 @@ export interface Config extends RawEnv {
   databaseUrl: string;
   corsOrigins: string[];
   rateLimits: Record<
-    'loginEmail' | 'loginIp' | 'registerIp' | 'resetEmail' | 'resetIp' | 'uploadUser' | 'voteUser',
+    | 'loginEmail'
+    | 'loginIp'
+    | 'registerIp'
+    | 'resetEmail'
+    | 'resetIp'
+    | 'uploadUser'
+    | 'voteUser'
+    | 'reportUser',
     RateRule
   >;
   rateLimitAllow: string[];
@@ -136,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       resetIp: parseRule('RL_RESET_IP', raw.RL_RESET_IP),
       uploadUser: parseRule('RL_UPLOAD_USER', raw.RL_UPLOAD_USER),
       voteUser: parseRule('RL_VOTE_USER', raw.RL_VOTE_USER),
+      reportUser: parseRule('RL_REPORT_USER', raw.RL_REPORT_USER),
     },
     rateLimitAllow: raw.RATE_LIMIT_ALLOW.split(',')
       .map((s) => s.trim())

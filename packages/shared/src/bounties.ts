@@ -135,6 +135,8 @@ export const claimAnswer = z.object({
   media: z.string(),
   votes: z.number().int(),
   created: z.string(),
+  /** Hidden by moderators: only its owner and admins get it, marked so (absent otherwise). */
+  hidden: z.boolean().optional(),
 });
 export type Claim = z.infer<typeof claimAnswer>;
 
@@ -160,6 +162,8 @@ export const bountyAnswer = z.object({
   status: z.enum(BOUNTY_STATUS),
   winnerClaimId: z.number().int().nullable(),
   rounds: z.array(roundAnswer),
+  /** Hidden by moderators: only its poster and admins get it, marked so (absent otherwise). */
+  hidden: z.boolean().optional(),
 });
 export type Bounty = z.infer<typeof bountyAnswer>;
 /** POST /bounty/search: one page of the feed. */

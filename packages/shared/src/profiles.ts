@@ -32,6 +32,8 @@ export const hunterAnswer = z.object({
   bio: z.string().nullable(),
   banner: z.string().nullable(),
   picture: z.string().nullable(),
+  /** Hidden by moderators: only the hunter and admins get the profile, marked so. */
+  hidden: z.boolean().optional(),
 });
 export type Hunter = z.infer<typeof hunterAnswer>;
 
@@ -81,6 +83,8 @@ export const postAnswer = z.object({
   file: z.string(),
   text: z.string().nullable(),
   created: z.string(),
+  /** Hidden by moderators: only its hunter and admins get it, marked so (absent otherwise). */
+  hidden: z.boolean().optional(),
 });
 export type Post = z.infer<typeof postAnswer>;
 
@@ -101,6 +105,7 @@ export const profileClaimAnswer = z.object({
   votes: z.number().int(),
   created: z.string(),
   rank: z.number().int(),
+  hidden: z.boolean().optional(),
 });
 export type ProfileClaim = z.infer<typeof profileClaimAnswer>;
 
@@ -119,6 +124,8 @@ export const hunterCardAnswer = z.object({
   picture: z.string().nullable(),
   bio: z.string().nullable(),
   stats: hunterStats,
+  /** Admins only: the hunter is hidden by moderators. */
+  hidden: z.boolean().optional(),
 });
 export type HunterCard = z.infer<typeof hunterCardAnswer>;
 

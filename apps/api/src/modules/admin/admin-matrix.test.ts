@@ -25,6 +25,11 @@ const ROWS: Record<string, { body?: object; query?: string; admin: number; pendi
   'POST /admin/totp/enrol': { admin: 409, pending: 200 },
   'POST /admin/totp/confirm': { body: { code: '000000' }, admin: 409, pending: 400 },
   'POST /admin/totp/verify': { body: { recoveryCode: 'nope-nope' }, admin: 400, pending: 400 },
+  // Moderation: the matrix's 999999 is no target type (400); an unknown item is a 404.
+  'GET /admin/reports': { admin: 200 },
+  'GET /admin/reports/{targetType}/{targetId}': { admin: 400 },
+  'POST /admin/reports/{targetType}/{targetId}/hide': { admin: 400 },
+  'POST /admin/reports/{targetType}/{targetId}/keep': { admin: 400 },
 };
 
 describe('admin authorization matrix', () => {

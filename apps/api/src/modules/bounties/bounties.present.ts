@@ -2,6 +2,7 @@
 import type { Bounty, Claim, Round } from '@bountyhunt/shared/bounties';
 import type { ProfileClaim } from '@bountyhunt/shared/profiles';
 import { iso, isoFromKey, isoOrNull } from '../../lib/dates';
+import { hiddenMark } from '../../lib/visibility';
 import type { ClaimView, RoundClaimView } from './claims.repository';
 import type { SearchRow } from './search.repository';
 
@@ -26,6 +27,7 @@ export function presentClaim(v: ClaimView & { ts?: string }): Claim {
     media: v.media,
     votes: v.votes,
     created: v.ts !== undefined ? isoFromKey(v.ts) : iso(v.created_at),
+    ...hiddenMark(v.hidden),
   };
 }
 
@@ -50,7 +52,7 @@ export function groupRounds(rows: RoundClaimView[]): Map<number, Round[]> {
   return byBounty;
 }
 
-export function presentBounty(b: SearchRow, rounds: Round[]): Bounty {
+export function presentBounty(b: SearchRow, rounds: Round[], hidden = false): Bounty {
   return {
     bountyId: b.id,
     id: b.id,
@@ -63,5 +65,6 @@ export function presentBounty(b: SearchRow, rounds: Round[]): Bounty {
     status: b.status === 'decided' ? 'decided' : 'open',
     winnerClaimId: b.winner_claim_id,
     rounds,
+    ...hiddenMark(hidden),
   };
 }

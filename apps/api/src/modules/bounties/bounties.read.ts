@@ -4,7 +4,7 @@
  * A hunter's claim list stays one statement (claims joined with bounty, round and hunter);
  * the hunter's claim totals are a SQL fragment profiles composes with its own post counts.
  */
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../db/client';
 import { keysetWhere, type Keyset } from '../../db/keyset';
 import { bounties } from '../../db/schema';
@@ -12,11 +12,12 @@ import { microsecondKey } from '../../lib/dates';
 import { HUNTER_CARD_COLUMNS, hunterCardJoin } from '../users/users.read';
 import type { ClaimView } from './claims.repository';
 
+/** The bounty exists and is not hidden by moderators. */
 export async function bountyExists(db: DbOrTx, bountyId: number): Promise<boolean> {
   const rows = await db
     .select({ id: bounties.id })
     .from(bounties)
-    .where(eq(bounties.id, bountyId))
+    .where(and(eq(bounties.id, bountyId), isNull(bounties.hiddenAt)))
     .limit(1);
   return rows.length > 0;
 }
@@ -39,9 +40,20 @@ export interface HunterClaimRow extends ClaimView {
  * round with more votes + those with as many votes created earlier (CONTRACT.md: ties go to the
  * earlier claim). Two counts rather than one OR so each is a range of claims_round_rank_idx.
  */
-export function hunterClaimsPageQuery(hunterId: number, limit: number, after?: Keyset): SQL {
+export function hunterClaimsPageQuery(
+  hunterId: number,
+  limit: number,
+  after?: Keyset,
+  includeHidden = false,
+): SQL {
+  // Hidden claims, and claims of hidden bounties, are left out before the page is cut (the
+  // keyset page stays full); the hunter and admins see them (includeHidden).
+  const visible = includeHidden
+    ? sql``
+    : sql` and c.hidden_at is null
+              and not exists (select 1 from bounties hb where hb.id = c.bounty_id and hb.hidden_at is not null)`;
   return sql`select c.id, c.bounty_id, b.title, c.round_number, r.end_date, ${HUNTER_CARD_COLUMNS},
-        c.media, c.votes, c.created_at,
+        c.media, c.votes, c.created_at, c.hidden_at is not null as hidden,
         ${microsecondKey(sql`c.created_at`)} as ts,
         1 + (select count(*) from claims c2
              where c2.bounty_id = c.bounty_id and c2.round_number = c.round_number
@@ -50,7 +62,7 @@ export function hunterClaimsPageQuery(hunterId: number, limit: number, after?: K
              where c3.bounty_id = c.bounty_id and c3.round_number = c.round_number
                and c3.votes = c.votes and (c3.created_at, c3.id) < (c.created_at, c.id)) as rank
       from (select * from claims c
-            where c.hunter_id = ${hunterId}${keysetWhere('c', after)}
+            where c.hunter_id = ${hunterId}${keysetWhere('c', after)}${visible}
             order by c.created_at desc nulls last, c.id desc nulls last
             limit ${limit}) c
       join bounties b on b.id = c.bounty_id
@@ -64,8 +76,12 @@ export function listHunterClaims(
   hunterId: number,
   limit: number,
   after?: Keyset,
+  includeHidden = false,
 ): Promise<HunterClaimRow[]> {
-  return queryRows<HunterClaimRow>(db, hunterClaimsPageQuery(hunterId, limit, after));
+  return queryRows<HunterClaimRow>(
+    db,
+    hunterClaimsPageQuery(hunterId, limit, after, includeHidden),
+  );
 }
 
 /**

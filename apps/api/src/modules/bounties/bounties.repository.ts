@@ -100,3 +100,34 @@ export function lockRoundById(tx: DbOrTx, id: number): Promise<RoundRow | undefi
     .for('update')
     .then((r) => r[0]);
 }
+
+/** Hides (a time) or shows (null) a bounty; hidden_at before and after, undefined when unknown. */
+export async function setBountyHiddenAt(
+  db: DbOrTx,
+  id: number,
+  at: Date | null,
+): Promise<{ before: Date | null; after: Date | null } | undefined> {
+  const [old] = await db
+    .select({ hiddenAt: bounties.hiddenAt })
+    .from(bounties)
+    .where(eq(bounties.id, id))
+    .for('update');
+  if (!old) return undefined;
+  const after = at ? (old.hiddenAt ?? at) : null;
+  await db.update(bounties).set({ hiddenAt: after }).where(eq(bounties.id, id));
+  return { before: old.hiddenAt, after };
+}
+
+/** What the moderation queue shows of bounties: title, poster, first claim's media. */
+export function bountyPreviews(db: DbOrTx, ids: number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .select({
+      id: bounties.id,
+      title: bounties.title,
+      userId: bounties.userId,
+      hiddenAt: bounties.hiddenAt,
+    })
+    .from(bounties)
+    .where(sql`${bounties.id} in ${ids}`);
+}

@@ -14,7 +14,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../errors';
 import { setNextCursor } from '../../lib/paging';
-import { requireActor } from '../../plugins/auth';
+import { optionalActor, requireActor } from '../../plugins/auth';
+import { viewerOf } from '../../lib/visibility';
 import { CompressedOnce, sendJson } from '../../plugins/compress';
 
 const idParams = z.object({ id: z.string().max(20) });
@@ -78,7 +79,8 @@ const bountiesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: bountyAnswer, 404: errorAnswer },
       },
     },
-    async (request) => service.get(pathId(request.params.id)),
+    async (request) =>
+      service.get(pathId(request.params.id), viewerOf(await optionalActor(request))),
   );
 
   app.post(
@@ -121,7 +123,8 @@ const bountiesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: claimAnswer, 404: errorAnswer },
       },
     },
-    async (request) => service.getClaim(pathId(request.params.id)),
+    async (request) =>
+      service.getClaim(pathId(request.params.id), viewerOf(await optionalActor(request))),
   );
 
   app.get(

@@ -22,7 +22,7 @@ import type { Actor, ServiceContext } from '../../context';
 import { badRequest, conflict, forbidden, notFound, paymentRequired } from '../../errors';
 import { decodeCursor, pageLimit, takePage, type PageSize } from '../../lib/paging';
 import { getMedia } from '../media/media.service';
-import { findHunterByUserId, findUserById, hunterUserId } from '../users/users.read';
+import { findHunterByUserId, findUserById, handlesOf, hunterUserId } from '../users/users.read';
 import * as repo from './bounties.repository';
 import * as claimsRepo from './claims.repository';
 import { bountyRowToSearchRow, searchBounties, type SearchCursor } from './search.repository';
@@ -31,6 +31,9 @@ import { groupRounds, presentBounty, presentClaim } from './bounties.present';
 import type { FeedCache, FeedPage } from './feed-cache';
 import { creditSilver, creditSilverMany, debitSilver } from '../billing/silver.service';
 import { isUniqueViolation } from '../../db/errors';
+import type { DbOrTx } from '../../db/client';
+import type { ReportItemPreview } from '@bountyhunt/shared/moderation';
+import { ANONYMOUS, seesHiddenOf, type HiddenChange, type Viewer } from '../../lib/visibility';
 
 type BountyCreateInput = z.infer<typeof bountyCreateSchema>;
 type RoundCreateInput = z.infer<typeof roundCreateSchema>;
@@ -110,17 +113,22 @@ export class BountiesService {
       return bounty.id;
     });
     this.feedCache.clear();
-    return this.get(id);
+    return this.get(id, { userId: actor.userId, admin: false });
   }
 
-  /** GET /bounty/{id}: the bounty with every round and its ranked claims. */
-  async get(id: number): Promise<Bounty> {
+  /**
+   * GET /bounty/{id}: the bounty with every round and its ranked claims. A hidden bounty is a
+   * 404 but for its poster and admins (marked hidden); hidden claims show only to their hunter
+   * and admins.
+   */
+  async get(id: number, viewer: Viewer = ANONYMOUS): Promise<Bounty> {
     const row = await repo.findBounty(this.ctx.db, id);
-    if (!row) throw notFound(BOUNTY_MSG.bountyNotFound, 'BOUNTY_NOT_FOUND');
+    if (!row || (row.hiddenAt && !seesHiddenOf(viewer, row.userId)))
+      throw notFound(BOUNTY_MSG.bountyNotFound, 'BOUNTY_NOT_FOUND');
     const rounds = groupRounds(
-      await claimsRepo.roundsWithClaims(this.ctx.db, [id], BOUNTY_PAGE_CLAIMS_PER_ROUND),
+      await claimsRepo.roundsWithClaims(this.ctx.db, [id], BOUNTY_PAGE_CLAIMS_PER_ROUND, viewer),
     );
-    return presentBounty(bountyRowToSearchRow(row), rounds.get(id) ?? []);
+    return presentBounty(bountyRowToSearchRow(row), rounds.get(id) ?? [], row.hiddenAt !== null);
   }
 
   /** POST /bounty/search: one page, and the cursor of the next when there may be more. */
@@ -197,7 +205,7 @@ export class BountiesService {
       });
     });
     this.feedCache.clear();
-    return this.get(bountyId);
+    return this.get(bountyId, { userId: actor.userId, admin: false });
   }
 
   /** POST /claim: a hunter's media into the bounty's current, Active round. */
@@ -213,7 +221,7 @@ export class BountiesService {
       const hunter = await findHunterByUserId(tx, actor.userId, 'no key update');
       if (!hunter) throw forbidden(BOUNTY_MSG.hunterNeeded, 'HUNTER_REQUIRED');
       const bounty = await repo.findBounty(tx, input.bountyId);
-      if (!bounty) throw notFound(BOUNTY_MSG.bountyNotFound, 'BOUNTY_NOT_FOUND');
+      if (!bounty || bounty.hiddenAt) throw notFound(BOUNTY_MSG.bountyNotFound, 'BOUNTY_NOT_FOUND');
       if (input.roundId !== bounty.roundCount)
         throw conflict(BOUNTY_MSG.roundNotActive, 'ROUND_NOT_ACTIVE');
       // Shares the round with concurrent votes; the closing job's update waits for it.
@@ -238,12 +246,12 @@ export class BountiesService {
       return claim.id;
     });
     this.feedCache.clear();
-    return this.getClaim(claimId);
+    return this.getClaim(claimId, { userId: actor.userId, admin: false });
   }
 
-  /** GET /claim/{id} */
-  async getClaim(id: number): Promise<Claim> {
-    const view = await claimsRepo.findClaimView(this.ctx.db, id);
+  /** GET /claim/{id}: a hidden claim (or one in a hidden bounty…) is a 404 but for its hunter and admins. */
+  async getClaim(id: number, viewer: Viewer = ANONYMOUS): Promise<Claim> {
+    const view = await claimsRepo.findClaimView(this.ctx.db, id, viewer);
     if (!view) throw notFound(BOUNTY_MSG.claimNotFound, 'CLAIM_NOT_FOUND');
     return presentClaim(view);
   }
@@ -300,7 +308,8 @@ export class BountiesService {
   private async whyNoVote(actor: Actor, claimId: number, n: number, now: Date): Promise<void> {
     await this.requireActiveMember(actor);
     const claim = await claimsRepo.findClaimRow(this.ctx.db, claimId);
-    if (!claim) throw notFound(BOUNTY_MSG.claimNotFound, 'CLAIM_NOT_FOUND');
+    // A hidden claim takes no votes: to the voter it is gone.
+    if (!claim || claim.hiddenAt) throw notFound(BOUNTY_MSG.claimNotFound, 'CLAIM_NOT_FOUND');
     if ((await hunterUserId(this.ctx.db, claim.hunterId)) === actor.userId)
       throw forbidden(BOUNTY_MSG.ownClaim, 'OWN_CLAIM');
     const round = await repo.findRound(this.ctx.db, claim.bountyId, claim.roundNumber);
@@ -311,6 +320,67 @@ export class BountiesService {
     const user = await findUserById(this.ctx.db, actor.userId);
     if (!user || user.silver < n)
       throw paymentRequired(PAYMENT_MSG.notEnoughSilver, 'NOT_ENOUGH_SILVER');
+  }
+
+  /** Moderation: hides or shows a bounty in the caller's transaction (then `feedChanged`). */
+  setBountyHidden(
+    id: number,
+    hidden: boolean,
+    db: DbOrTx = this.ctx.db,
+  ): Promise<HiddenChange | undefined> {
+    return repo.setBountyHiddenAt(db, id, hidden ? this.now() : null);
+  }
+
+  /** Moderation: hides or shows a claim in the caller's transaction (then `feedChanged`). */
+  setClaimHidden(
+    id: number,
+    hidden: boolean,
+    db: DbOrTx = this.ctx.db,
+  ): Promise<HiddenChange | undefined> {
+    return claimsRepo.setClaimHiddenAt(db, id, hidden ? this.now() : null);
+  }
+
+  /** After a change the feed shows that this module did not make (a hide, a suspension). */
+  feedChanged(): void {
+    this.feedCache.clear();
+  }
+
+  /** Moderation queue previews of bounties: title, poster's handle. */
+  async bountyPreviews(ids: number[]): Promise<Map<number, ReportItemPreview>> {
+    const rows = await repo.bountyPreviews(this.ctx.db, ids);
+    const handles = await handlesOf(
+      this.ctx.db,
+      rows.map((r) => r.userId),
+    );
+    return new Map(
+      rows.map((r) => [
+        r.id,
+        {
+          title: r.title,
+          media: null,
+          handle: handles.get(r.userId) ?? null,
+          ownerId: r.userId,
+          hidden: r.hiddenAt !== null,
+        },
+      ]),
+    );
+  }
+
+  /** Moderation queue previews of claims: the bounty's title, the media, the hunter's handle. */
+  async claimPreviews(ids: number[]): Promise<Map<number, ReportItemPreview>> {
+    const rows = await claimsRepo.claimPreviews(this.ctx.db, ids);
+    return new Map(
+      rows.map((r) => [
+        r.id,
+        {
+          title: r.title,
+          media: r.media,
+          handle: r.handle,
+          ownerId: r.user_id,
+          hidden: r.hidden === true || r.hidden === 't',
+        },
+      ]),
+    );
   }
 
   /**

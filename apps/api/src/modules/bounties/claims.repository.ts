@@ -2,10 +2,11 @@
  * Claims: the claims table, and the single-statement reads of the claim page, the bounty page
  * and the feed's rounds (claims joined with their bounty, round and hunter).
  */
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { preparedRows, queryRows, type DbOrTx } from '../../db/client';
 import { claims } from '../../db/schema';
-import { HUNTER_CARD_COLUMNS, hunterCardJoin } from '../users/users.read';
+import { ANONYMOUS, type Viewer } from '../../lib/visibility';
+import { HUNTER_CARD_COLUMNS, hunterCardJoin, notSuspended } from '../users/users.read';
 
 export type ClaimRow = typeof claims.$inferSelect;
 
@@ -23,6 +24,8 @@ export interface ClaimView {
   handle: string | null;
   stagename: string | null;
   picture: string | null;
+  /** The claim itself is hidden by moderators. */
+  hidden?: boolean | string | null;
 }
 
 /** A round with one of its claims (or none: claim columns null), from a lateral join. */
@@ -42,10 +45,30 @@ export interface RoundClaimView {
   handle: string | null;
   stagename: string | null;
   picture: string | null;
+  hidden: boolean | string | null;
 }
 
 const CLAIM_COLUMNS = sql`c.id, c.bounty_id, c.round_number, c.media, c.votes, c.created_at,
-  b.title, r.end_date, ${HUNTER_CARD_COLUMNS}`;
+  b.title, r.end_date, ${HUNTER_CARD_COLUMNS}, c.hidden_at is not null as hidden`;
+
+/**
+ * SQL condition over claims `c`, bounties `b`, hunters `h` and users `u`: the claim is shown to
+ * the viewer. A claim hidden by moderators, in a hidden bounty, of a hidden hunter or of a
+ * suspended user is shown only to its hunter (`viewer`, a user id; 0 for anonymous) and, with
+ * `seeAll`, to admins. Columns of rows the query reads anyway: no index is needed.
+ */
+export function claimVisible(viewer: SQL, seeAll: SQL): SQL {
+  return sql`((c.hidden_at is null and b.hidden_at is null and h.hidden_at is null
+      and ${notSuspended(sql`u`)}) or ${seeAll} or h.user_id = ${viewer})`;
+}
+
+const p = (name: string) => sql.placeholder(name);
+const VISIBLE = claimVisible(sql`${p('viewer')}::int4`, sql`${p('seeAll')}::bool`);
+
+/** Placeholders of the visibility condition for a viewer (anonymous: nothing hidden shows). */
+export function visibilityParams(viewer: Viewer = ANONYMOUS): { viewer: number; seeAll: boolean } {
+  return { viewer: viewer.userId, seeAll: viewer.admin };
+}
 
 const CLAIM_JOINS = sql`from claims c
   join bounties b on b.id = c.bounty_id
@@ -70,11 +93,16 @@ export function findClaimRow(db: DbOrTx, id: number): Promise<ClaimRow | undefin
 
 const claimViewStmt = preparedRows<ClaimView>(
   'claims_view',
-  sql`select ${CLAIM_COLUMNS} ${CLAIM_JOINS} where c.id = ${sql.placeholder('id')}`,
+  sql`select ${CLAIM_COLUMNS} ${CLAIM_JOINS} where c.id = ${p('id')} and ${VISIBLE}`,
 );
 
-export async function findClaimView(db: DbOrTx, id: number): Promise<ClaimView | undefined> {
-  const rows = await claimViewStmt(db, { id });
+/** The claim page's row, when the viewer may see the claim. */
+export async function findClaimView(
+  db: DbOrTx,
+  id: number,
+  viewer: Viewer = ANONYMOUS,
+): Promise<ClaimView | undefined> {
+  const rows = await claimViewStmt(db, { id, ...visibilityParams(viewer) });
   return rows[0];
 }
 
@@ -118,7 +146,7 @@ const roundsWithClaimsStmt = preparedRows<RoundClaimView>(
     from rounds rr
     left join lateral (
       select ${CLAIM_COLUMNS} ${CLAIM_JOINS}
-      where c.bounty_id = rr.bounty_id and c.round_number = rr.number
+      where c.bounty_id = rr.bounty_id and c.round_number = rr.number and ${VISIBLE}
       order by ${RANK_ORDER}
       limit ${sql.placeholder('perRound')}
     ) x on true
@@ -126,14 +154,18 @@ const roundsWithClaimsStmt = preparedRows<RoundClaimView>(
     order by rr.bounty_id, rr.number, x.votes desc nulls last, x.created_at asc, x.id asc`,
 );
 
-/** Rounds of the given bounties, each with at most `perRound` claims in rank order. */
+/**
+ * Rounds of the given bounties, each with at most `perRound` claims the viewer may see in rank
+ * order (the feed, cached for everyone, asks as an anonymous viewer).
+ */
 export async function roundsWithClaims(
   db: DbOrTx,
   bountyIds: number[],
   perRound: number,
+  viewer: Viewer = ANONYMOUS,
 ): Promise<RoundClaimView[]> {
   if (bountyIds.length === 0) return [];
-  return roundsWithClaimsStmt(db, { ids: bountyIds, perRound });
+  return roundsWithClaimsStmt(db, { ids: bountyIds, perRound, ...visibilityParams(viewer) });
 }
 
 /** 1 + the claims of the same round ranked before this one; undefined for an unknown claim. */
@@ -164,4 +196,41 @@ export function topClaim(
     .orderBy(sql`${claims.votes} desc nulls last`, asc(claims.createdAt), asc(claims.id))
     .limit(1)
     .then((r) => r[0]);
+}
+
+/** Hides (a time) or shows (null) a claim; hidden_at before and after, undefined when unknown. */
+export async function setClaimHiddenAt(
+  db: DbOrTx,
+  id: number,
+  at: Date | null,
+): Promise<{ before: Date | null; after: Date | null } | undefined> {
+  const [old] = await db
+    .select({ hiddenAt: claims.hiddenAt })
+    .from(claims)
+    .where(eq(claims.id, id))
+    .for('update');
+  if (!old) return undefined;
+  const after = at ? (old.hiddenAt ?? at) : null;
+  await db.update(claims).set({ hiddenAt: after }).where(eq(claims.id, id));
+  return { before: old.hiddenAt, after };
+}
+
+export interface ClaimPreviewRow {
+  id: number;
+  title: string;
+  media: string;
+  handle: string | null;
+  user_id: number;
+  hidden: boolean | string;
+}
+
+/** What the moderation queue shows of claims: bounty title, media, hunter handle. */
+export function claimPreviews(db: DbOrTx, ids: number[]): Promise<ClaimPreviewRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return queryRows<ClaimPreviewRow>(
+    db,
+    sql`select c.id, b.title, c.media, u.handle, h.user_id, c.hidden_at is not null as hidden
+      from claims c join bounties b on b.id = c.bounty_id ${hunterCardJoin(sql`c.hunter_id`)}
+      where c.id in ${ids}`,
+  );
 }

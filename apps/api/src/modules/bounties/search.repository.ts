@@ -41,7 +41,8 @@ function searchStmt(term: boolean, after: boolean, exclude: boolean) {
   let stmt = searchStmts.get(key);
   if (stmt) return stmt;
   const p = (name: string) => sql.placeholder(name);
-  const where: SQL[] = [];
+  // Hidden bounties are out of the feed for everyone (the feed is one cached page for all).
+  const where: SQL[] = [sql`b.hidden_at is null`];
   if (exclude) where.push(sql`b.id <> ${p('excludeId')}`);
   if (term) {
     const q = sql`to_tsquery('simple', ${p('tsquery')})`;
@@ -63,7 +64,7 @@ function searchStmt(term: boolean, after: boolean, exclude: boolean) {
     stmt = preparedRows<SearchRow>(
       key,
       sql`select ${SEARCH_BASE}, null as rank from bounties b
-        ${where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``}
+        where ${sql.join(where, sql` and `)}
         -- nulls last: the order of bounties_created_idx, so the newest page is an index walk.
         order by b.created_at desc nulls last, b.id desc nulls last
         limit ${p('limit')}`,

@@ -21,7 +21,7 @@ export function findVote(db: DbOrTx, claimId: number, userId: number) {
 
 /**
  * The whole vote in one statement (one round trip, one transaction), when every rule holds:
- * the claim exists, its round is open (key-share locked, so the closing job waits for the
+ * the claim exists and is not hidden, its round is open (key-share locked, so the closing job waits for the
  * vote), the voter is an active member (role 1) who is not the claim's hunter and has `n`
  * silver. Then: the voter's silver -n and votes +n, the vote row, the voter's ledger row,
  * the hunter's pending earnings and the claim's votes +n. Nothing when a rule fails (the
@@ -35,7 +35,8 @@ const castVoteStmt = preparedRows<{ silver: number; votes: number }>(
   sql`with target as (
       select c.id, c.bounty_id, c.round_number, h.user_id as hunter_user
       from claims c ${hunterJoin(sql`c.hunter_id`)}
-      where c.id = ${p('claimId')}::int4
+      -- A claim hidden by moderators takes no votes (the caller answers 404).
+      where c.id = ${p('claimId')}::int4 and c.hidden_at is null
     ), open_round as (
       select r.id from rounds r join target t on r.bounty_id = t.bounty_id and r.number = t.round_number
       where r.closed_at is null and r.end_date >= ${p('now')}::timestamptz

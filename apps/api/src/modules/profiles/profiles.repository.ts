@@ -5,13 +5,13 @@
  * (created_at desc, id desc) so a page costs the same on the first and the thousandth page; see
  * apps/api/bench/profiles-explain.ts for the plans.
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../db/client';
 import { keysetWhere, type Keyset } from '../../db/keyset';
 import { posts } from '../../db/schema';
 import { microsecondKey } from '../../lib/dates';
 import { hunterClaimTotals } from '../bounties/bounties.read';
-import { hunterDirectoryPage } from '../users/users.read';
+import { hunterCardJoin, hunterDirectoryPage } from '../users/users.read';
 
 export interface StatsRow {
   posts: number;
@@ -43,13 +43,21 @@ export interface PostRowOut {
   text: string | null;
   created_at: Date | string;
   ts: string;
+  hidden?: boolean | string | null;
 }
 
-export function postsPageQuery(hunterId: number, limit: number, after?: Keyset): SQL {
+export function postsPageQuery(
+  hunterId: number,
+  limit: number,
+  after?: Keyset,
+  includeHidden = false,
+): SQL {
+  // Hidden posts: only for the hunter and admins (a filter on rows the index walk reads).
+  const visible = includeHidden ? sql`` : sql` and p.hidden_at is null`;
   return sql`select p.id, p.hunter_id, p.bounty_id, p.file, p.text, p.created_at,
-        ${microsecondKey(sql`p.created_at`)} as ts
+        ${microsecondKey(sql`p.created_at`)} as ts, p.hidden_at is not null as hidden
       from posts p
-      where p.hunter_id = ${hunterId}${keysetWhere('p', after)}
+      where p.hunter_id = ${hunterId}${keysetWhere('p', after)}${visible}
       order by p.created_at desc nulls last, p.id desc nulls last
       limit ${limit}`;
 }
@@ -59,8 +67,9 @@ export function listPosts(
   hunterId: number,
   limit: number,
   after?: Keyset,
+  includeHidden = false,
 ): Promise<PostRowOut[]> {
-  return queryRows<PostRowOut>(db, postsPageQuery(hunterId, limit, after));
+  return queryRows<PostRowOut>(db, postsPageQuery(hunterId, limit, after, includeHidden));
 }
 
 export async function insertPost(
@@ -86,6 +95,7 @@ export interface DirectoryRow {
   posts: unknown;
   claims: unknown;
   votes: unknown;
+  hidden?: boolean | string | null;
 }
 
 /**
@@ -97,6 +107,8 @@ export interface DirectoryOptions {
   term?: string;
   afterHandle?: string;
   limit: number;
+  /** Admins: hidden hunters and suspended users too. */
+  includeHidden?: boolean;
 }
 
 export function directoryPageQuery(opts: DirectoryOptions): SQL {
@@ -110,4 +122,41 @@ export function directoryPageQuery(opts: DirectoryOptions): SQL {
 
 export function listDirectory(db: DbOrTx, opts: DirectoryOptions): Promise<DirectoryRow[]> {
   return queryRows<DirectoryRow>(db, directoryPageQuery(opts));
+}
+
+/** Hides (a time) or shows (null) a post; hidden_at before and after, undefined when unknown. */
+export async function setPostHiddenAt(
+  db: DbOrTx,
+  id: number,
+  at: Date | null,
+): Promise<{ before: Date | null; after: Date | null } | undefined> {
+  const [old] = await db
+    .select({ hiddenAt: posts.hiddenAt })
+    .from(posts)
+    .where(eq(posts.id, id))
+    .for('update');
+  if (!old) return undefined;
+  const after = at ? (old.hiddenAt ?? at) : null;
+  await db.update(posts).set({ hiddenAt: after }).where(eq(posts.id, id));
+  return { before: old.hiddenAt, after };
+}
+
+export interface PostPreviewRow {
+  id: number;
+  text: string | null;
+  file: string;
+  handle: string | null;
+  user_id: number;
+  hidden: boolean | string;
+}
+
+/** What the moderation queue shows of posts: text, file, the hunter's handle. */
+export function postPreviews(db: DbOrTx, ids: number[]): Promise<PostPreviewRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return queryRows<PostPreviewRow>(
+    db,
+    sql`select p.id, p.text, p.file, u.handle, h.user_id, p.hidden_at is not null as hidden
+      from posts p ${hunterCardJoin(sql`p.hunter_id`)}
+      where p.id in ${ids}`,
+  );
 }

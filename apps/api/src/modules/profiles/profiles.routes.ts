@@ -22,7 +22,8 @@ import {
 import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/api';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireActor } from '../../plugins/auth';
+import { optionalActor, requireActor } from '../../plugins/auth';
+import { viewerOf } from '../../lib/visibility';
 import { sendPage } from '../../lib/paging';
 
 const pagedHeaders = {
@@ -42,7 +43,8 @@ const profilesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: hunterProfileAnswer, 404: errorAnswer },
       },
     },
-    async (request) => profiles.profileByHandle(request.params.handle),
+    async (request) =>
+      profiles.profileByHandle(request.params.handle, viewerOf(await optionalActor(request))),
   );
 
   app.get(
@@ -61,7 +63,14 @@ const profilesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) =>
-      sendPage(reply, await profiles.posts(request.params.hunterId, request.query)),
+      sendPage(
+        reply,
+        await profiles.posts(
+          request.params.hunterId,
+          request.query,
+          viewerOf(await optionalActor(request)),
+        ),
+      ),
   );
 
   app.get(
@@ -80,7 +89,14 @@ const profilesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) =>
-      sendPage(reply, await profiles.claims(request.params.hunterId, request.query)),
+      sendPage(
+        reply,
+        await profiles.claims(
+          request.params.hunterId,
+          request.query,
+          viewerOf(await optionalActor(request)),
+        ),
+      ),
   );
 
   app.get(
@@ -99,7 +115,14 @@ const profilesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) =>
-      sendPage(reply, await profiles.feed(request.params.hunterId, request.query)),
+      sendPage(
+        reply,
+        await profiles.feed(
+          request.params.hunterId,
+          request.query,
+          viewerOf(await optionalActor(request)),
+        ),
+      ),
   );
 
   app.get(
@@ -115,7 +138,11 @@ const profilesRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request, reply) => sendPage(reply, await profiles.directory(request.query)),
+    async (request, reply) =>
+      sendPage(
+        reply,
+        await profiles.directory(request.query, viewerOf(await optionalActor(request))),
+      ),
   );
 
   app.post(

@@ -35,8 +35,19 @@ import {
   insertPost,
   listDirectory,
   listPosts,
+  postPreviews,
+  setPostHiddenAt,
   type PostRowOut,
 } from './profiles.repository';
+import type { ReportItemPreview } from '@bountyhunt/shared/moderation';
+import type { DbOrTx } from '../../db/client';
+import {
+  ANONYMOUS,
+  hiddenMark,
+  seesHiddenOf,
+  type HiddenChange,
+  type Viewer,
+} from '../../lib/visibility';
 
 export type { Page };
 
@@ -76,6 +87,7 @@ function presentHunter(row: HunterWithHandle): Hunter {
     bio: row.bio,
     banner: row.banner,
     picture: row.picture,
+    ...hiddenMark(row.hiddenAt !== null),
   };
 }
 
@@ -87,6 +99,7 @@ function presentPost(row: PostRowOut): Post {
     file: row.file,
     text: row.text,
     created: isoFromKey(row.ts),
+    ...hiddenMark(row.hidden),
   };
 }
 
@@ -96,10 +109,19 @@ export class ProfilesService {
     private readonly users: UsersService,
   ) {}
 
-  private async hunterOr404(hunterId: number): Promise<HunterWithHandle> {
+  /**
+   * The hunter a profile list is about, and whether the viewer sees its hidden items: a hunter
+   * hidden by moderators, or a suspended user's, is a 404 but for the hunter and admins.
+   */
+  private async hunterOr404(
+    hunterId: number,
+    viewer: Viewer,
+  ): Promise<{ hunter: HunterWithHandle; includeHidden: boolean }> {
     const hunter = await findHunterById(this.ctx.db, hunterId);
-    if (!hunter) throw notFound(PROFILE_MSG.hunterNotFound, 'HUNTER_NOT_FOUND');
-    return hunter;
+    const includeHidden = !!hunter && seesHiddenOf(viewer, hunter.userId);
+    if (!hunter || ((hunter.hiddenAt || hunter.suspendedAt) && !includeHidden))
+      throw notFound(PROFILE_MSG.hunterNotFound, 'HUNTER_NOT_FOUND');
+    return { hunter, includeHidden };
   }
 
   private async actorHunter(actor: Actor): Promise<HunterWithHandle> {
@@ -120,16 +142,20 @@ export class ProfilesService {
   }
 
   /** GET /hunter/handle/{handle} */
-  async profileByHandle(handle: string): Promise<HunterProfile> {
+  async profileByHandle(handle: string, viewer: Viewer = ANONYMOUS): Promise<HunterProfile> {
     const hunter = await findHunterByHandle(this.ctx.db, handle);
-    if (!hunter) throw notFound(PROFILE_MSG.noProfile, 'HUNTER_NOT_FOUND');
+    if (
+      !hunter ||
+      ((hunter.hiddenAt || hunter.suspendedAt) && !seesHiddenOf(viewer, hunter.userId))
+    )
+      throw notFound(PROFILE_MSG.noProfile, 'HUNTER_NOT_FOUND');
     const stats = await hunterStats(this.ctx.db, hunter.id);
     return { ...presentHunter(hunter), stats };
   }
 
   /** GET /posts/{hunterId} */
-  async posts(hunterId: number, q: PageQuery): Promise<Page<Post>> {
-    await this.hunterOr404(hunterId);
+  async posts(hunterId: number, q: PageQuery, viewer: Viewer = ANONYMOUS): Promise<Page<Post>> {
+    const { includeHidden } = await this.hunterOr404(hunterId, viewer);
     const limit = pageLimit(q.limit, PROFILE_PAGE);
     const c = cursorOf(q.cursor, ['p']);
     const rows = await listPosts(
@@ -137,14 +163,19 @@ export class ProfilesService {
       hunterId,
       limit + 1,
       c && { ts: c.c, id: c.i, mode: 'by-id' },
+      includeHidden,
     );
     const page = takePage(rows, limit, (last) => keyOf('p', last));
     return { items: page.rows.map(presentPost), next: page.next };
   }
 
   /** GET /user/claims/{hunterId} */
-  async claims(hunterId: number, q: PageQuery): Promise<Page<ProfileClaim>> {
-    await this.hunterOr404(hunterId);
+  async claims(
+    hunterId: number,
+    q: PageQuery,
+    viewer: Viewer = ANONYMOUS,
+  ): Promise<Page<ProfileClaim>> {
+    const { includeHidden } = await this.hunterOr404(hunterId, viewer);
     const limit = pageLimit(q.limit, PROFILE_PAGE);
     const c = cursorOf(q.cursor, ['c']);
     const rows = await listHunterClaims(
@@ -152,6 +183,7 @@ export class ProfilesService {
       hunterId,
       limit + 1,
       c && { ts: c.c, id: c.i, mode: 'by-id' },
+      includeHidden,
     );
     const page = takePage(rows, limit, (last) => keyOf('c', last));
     return { items: page.rows.map(presentRankedClaim), next: page.next };
@@ -161,8 +193,8 @@ export class ProfilesService {
    * GET /hunter/{hunterId}/feed: posts and claims merged, newest first. Total order:
    * created desc, then posts before claims, then id desc; each side is read by keyset.
    */
-  async feed(hunterId: number, q: PageQuery): Promise<Page<FeedItem>> {
-    await this.hunterOr404(hunterId);
+  async feed(hunterId: number, q: PageQuery, viewer: Viewer = ANONYMOUS): Promise<Page<FeedItem>> {
+    const { includeHidden } = await this.hunterOr404(hunterId, viewer);
     const limit = pageLimit(q.limit, PROFILE_PAGE);
     const c = cursorOf(q.cursor, ['p', 'c']);
     let postAfter: Keyset | undefined;
@@ -175,8 +207,8 @@ export class ProfilesService {
       claimAfter = { ts: c.c, id: c.i, mode: 'by-id' };
     }
     const [postRows, claimRows] = await Promise.all([
-      listPosts(this.ctx.db, hunterId, limit + 1, postAfter),
-      listHunterClaims(this.ctx.db, hunterId, limit + 1, claimAfter),
+      listPosts(this.ctx.db, hunterId, limit + 1, postAfter, includeHidden),
+      listHunterClaims(this.ctx.db, hunterId, limit + 1, claimAfter, includeHidden),
     ]);
     type Entry =
       | { kind: 'p'; ts: string; id: number; row: PostRowOut }
@@ -228,14 +260,41 @@ export class ProfilesService {
     return presentHunter({ ...hunter, banner: input.banner });
   }
 
+  /** Moderation: hides or shows a post in the caller's transaction. */
+  setPostHidden(
+    id: number,
+    hidden: boolean,
+    db: DbOrTx = this.ctx.db,
+  ): Promise<HiddenChange | undefined> {
+    return setPostHiddenAt(db, id, hidden ? this.ctx.clock.now() : null);
+  }
+
+  /** Moderation queue previews of posts: text, file, the hunter's handle. */
+  async postPreviews(ids: number[]): Promise<Map<number, ReportItemPreview>> {
+    const rows = await postPreviews(this.ctx.db, ids);
+    return new Map(
+      rows.map((r) => [
+        r.id,
+        {
+          title: r.text,
+          media: r.file,
+          handle: r.handle,
+          ownerId: r.user_id,
+          hidden: r.hidden === true || r.hidden === 't',
+        },
+      ]),
+    );
+  }
+
   /** GET /hunters */
-  async directory(q: DirectoryQuery): Promise<Page<HunterCard>> {
+  async directory(q: DirectoryQuery, viewer: Viewer = ANONYMOUS): Promise<Page<HunterCard>> {
     const limit = pageLimit(q.limit, DIRECTORY_PAGE);
     const afterHandle = decodeCursor(q.cursor, directoryCursor, invalidCursor)?.h;
     const rows = await listDirectory(this.ctx.db, {
       term: q.q || undefined,
       afterHandle,
       limit: limit + 1,
+      includeHidden: viewer.admin,
     });
     const page = takePage(rows, limit, (last) => ({ h: last.handle.toLowerCase() }));
     return {
@@ -246,6 +305,7 @@ export class ProfilesService {
         picture: r.picture,
         bio: r.bio,
         stats: { posts: Number(r.posts), claims: Number(r.claims), votes: Number(r.votes) },
+        ...hiddenMark(r.hidden),
       })),
       next: page.next,
     };

@@ -150,6 +150,19 @@ export function hunterJoin(hunterId: SQL): SQL {
   return sql`join hunters h on h.id = ${hunterId}`;
 }
 
+/**
+ * SQL condition: the user row `alias` (e.g. `u`) is not suspended. Suspended users' content is
+ * hidden like moderated content wherever a statement already joins their row.
+ */
+export function notSuspended(alias: SQL): SQL {
+  return sql`${alias}.suspended_at is null`;
+}
+
+/** SQL condition: the hunter row `alias` (e.g. `h`) is not hidden by moderators. */
+export function hunterNotHidden(alias: SQL): SQL {
+  return sql`${alias}.hidden_at is null`;
+}
+
 /** SQL condition on users `u`: an active member (role 1, membership valid after `now`). */
 export function activeMember(now: SQL): SQL {
   return sql`(u.role & 1) <> 0
@@ -178,15 +191,21 @@ export function hunterDirectoryPage(opts: {
   term?: string;
   afterHandle?: string;
   limit: number;
+  /** Admins: hidden hunters and suspended users too. */
+  includeHidden?: boolean;
 }): SQL {
   const pattern = opts.term ? `%${likeEscape(opts.term.toLowerCase())}%` : undefined;
   const filter = pattern
     ? sql` and (lower(u.handle) like ${pattern} or lower(h.stagename) like ${pattern})`
     : sql``;
   const after = opts.afterHandle ? sql` and lower(u.handle) > ${opts.afterHandle}` : sql``;
-  return sql`select h.id, h.user_id, u.handle, h.stagename, h.picture, h.bio
+  const visible = opts.includeHidden
+    ? sql``
+    : sql` and h.hidden_at is null and u.suspended_at is null`;
+  return sql`select h.id, h.user_id, u.handle, h.stagename, h.picture, h.bio,
+              h.hidden_at is not null as hidden
             from users u join hunters h on h.user_id = u.id
-            where u.handle is not null${filter}${after}
+            where u.handle is not null${filter}${after}${visible}
             order by lower(u.handle)
             limit ${opts.limit}`;
 }
@@ -233,6 +252,17 @@ export function findDueRenewals(
     )
     .orderBy(users.active)
     .limit(opts.limit);
+}
+
+/** Handles of these users (the moderation queue's previews). */
+export async function handlesOf(db: DbOrTx, ids: number[]): Promise<Map<number, string | null>> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return new Map();
+  const rows = await db
+    .select({ id: users.id, handle: users.handle })
+    .from(users)
+    .where(sql`${users.id} in ${unique}`);
+  return new Map(rows.map((r) => [r.id, r.handle]));
 }
 
 /** E-mail addresses of these users, for lists that show who did something (the audit log). */

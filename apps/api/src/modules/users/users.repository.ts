@@ -121,3 +121,37 @@ export async function addRoleBits(
     .returning();
   return row;
 }
+
+/** Hides (a time) or shows (null) a hunter profile; hidden_at before and after. */
+export async function setHunterHiddenAt(
+  db: DbOrTx,
+  id: number,
+  at: Date | null,
+): Promise<{ before: Date | null; after: Date | null } | undefined> {
+  const [old] = await db
+    .select({ hiddenAt: hunters.hiddenAt })
+    .from(hunters)
+    .where(eq(hunters.id, id))
+    .for('update');
+  if (!old) return undefined;
+  const after = at ? (old.hiddenAt ?? at) : null;
+  await db.update(hunters).set({ hiddenAt: after }).where(eq(hunters.id, id));
+  return { before: old.hiddenAt, after };
+}
+
+/** What the moderation queue shows of hunters: stage name, picture, handle. */
+export function hunterPreviews(db: DbOrTx, ids: number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .select({
+      id: hunters.id,
+      userId: hunters.userId,
+      stagename: hunters.stagename,
+      picture: hunters.picture,
+      hiddenAt: hunters.hiddenAt,
+      handle: users.handle,
+    })
+    .from(hunters)
+    .innerJoin(users, eq(users.id, hunters.userId))
+    .where(sql`${hunters.id} in ${ids}`);
+}

@@ -10,15 +10,19 @@ import { presentHunter, presentUser } from './users.present';
 import { findUserByEmail } from './users.read';
 import type { DbOrTx } from '../../db/client';
 import type { HunterRow, UserRow } from './users.read';
+import type { ReportItemPreview } from '@bountyhunt/shared/moderation';
+import type { HiddenChange } from '../../lib/visibility';
 import {
   addRoleBits,
   ensureHunter,
   findStaleCiphertexts,
   findUserWithHunter,
+  hunterPreviews,
   insertHunter,
   insertUser,
   replaceCiphertexts,
   setHunterBanner,
+  setHunterHiddenAt,
   updateHunter,
   updateUser,
 } from './users.repository';
@@ -109,6 +113,35 @@ export class UsersService {
     values: Partial<Pick<HunterRow, 'stagename' | 'bio' | 'picture' | 'banner'>>,
   ): Promise<HunterRow> {
     return updateHunter(this.ctx.db, userId, values);
+  }
+
+  /**
+   * Moderation: hides a hunter profile (`hidden`) or shows it again, in the caller's
+   * transaction. Undefined for an unknown hunter.
+   */
+  setHunterHidden(
+    hunterId: number,
+    hidden: boolean,
+    db: DbOrTx = this.ctx.db,
+  ): Promise<HiddenChange | undefined> {
+    return setHunterHiddenAt(db, hunterId, hidden ? this.ctx.clock.now() : null);
+  }
+
+  /** Moderation queue previews of hunter profiles, by hunter id. */
+  async hunterPreviews(ids: number[]): Promise<Map<number, ReportItemPreview>> {
+    const rows = await hunterPreviews(this.ctx.db, ids);
+    return new Map(
+      rows.map((r) => [
+        r.id,
+        {
+          title: r.stagename ?? r.handle,
+          media: r.picture,
+          handle: r.handle,
+          ownerId: r.userId,
+          hidden: r.hiddenAt !== null,
+        },
+      ]),
+    );
   }
 
   /** Users with a ciphertext made by a key other than `currentKeyId` (re-encryption job). */
