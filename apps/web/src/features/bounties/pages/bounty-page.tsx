@@ -15,6 +15,8 @@ import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { ClaimGrid } from '../../../components/media/media-view';
+import { HiddenMarker } from '../../../components/report/hidden-marker';
+import { ReportButton } from '../../../components/report/report-button';
 import { useFeedback } from '../../../lib/feedback';
 import { useSession } from '../../../lib/session';
 import { useBounty } from '../api/get-bounty';
@@ -92,6 +94,14 @@ export default function BountyPage() {
                   Prize: {formatCount(bounty.amount)} silver
                 </Typography>
               )}
+              <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 0.5 }}>
+                <HiddenMarker hidden={bounty.hidden} />
+                <ReportButton
+                  targetType="bounty"
+                  targetId={bounty.bountyId}
+                  ownerId={bounty.userId}
+                />
+              </Box>
             </Box>
             {isHunter && (
               <>

@@ -22,6 +22,8 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { claimLabel, MediaView } from '../../../components/media/media-view';
+import { HiddenMarker } from '../../../components/report/hidden-marker';
+import { ReportButton } from '../../../components/report/report-button';
 import { isActiveMember } from '../../../lib/access';
 import { useFeedback } from '../../../lib/feedback';
 import { useSession } from '../../../lib/session';
@@ -148,6 +150,14 @@ export default function ClaimPage() {
               )}{' '}
               · <span data-testid="claim-date">{relativeDate(claim.created)}</span>
             </Typography>
+            <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 0.5 }}>
+              <HiddenMarker hidden={claim.hidden} />
+              <ReportButton
+                targetType="claim"
+                targetId={claim.claimId}
+                ownerId={ownClaim ? user?.userId : undefined}
+              />
+            </Box>
           </Box>
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
             {rank !== null && (

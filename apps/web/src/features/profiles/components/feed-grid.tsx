@@ -9,6 +9,8 @@ import type { FeedItem, Post, ProfileClaim } from '@bountyhunt/shared/profiles';
 import { memo } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { MediaView } from '../../../components/media/media-view';
+import { HiddenMarker } from '../../../components/report/hidden-marker';
+import { ReportButton } from '../../../components/report/report-button';
 
 /** SPEC.md §2 claim bar: ordinal rank, vote count and relative date. */
 export function ClaimBar({ claim }: { claim: ProfileClaim }) {
@@ -54,11 +56,16 @@ const ClaimCard = memo(function ClaimCard({ claim }: { claim: ProfileClaim }) {
         </Typography>
         <ClaimBar claim={claim} />
       </CardActionArea>
+      {claim.hidden && (
+        <Box sx={{ px: 1.25, pb: 0.75 }}>
+          <HiddenMarker hidden />
+        </Box>
+      )}
     </Paper>
   );
 });
 
-const PostCard = memo(function PostCard({ post }: { post: Post }) {
+const PostCard = memo(function PostCard({ post, own }: { post: Post; own: boolean }) {
   return (
     <Paper sx={{ overflow: 'hidden' }} data-testid="feed-post">
       <MediaView
@@ -72,9 +79,16 @@ const PostCard = memo(function PostCard({ post }: { post: Post }) {
             {post.text}
           </Typography>
         )}
-        <Typography variant="body2" color="text.secondary" sx={{ mt: post.text ? 0.5 : 0 }}>
-          <time dateTime={post.created}>{relativeDate(post.created)}</time>
-        </Typography>
+        <Stack
+          direction="row"
+          sx={{ alignItems: 'center', justifyContent: 'space-between', mt: post.text ? 0.5 : 0 }}
+        >
+          <Typography variant="body2" color="text.secondary">
+            <time dateTime={post.created}>{relativeDate(post.created)}</time>
+          </Typography>
+          {!own && <ReportButton targetType="post" targetId={post.postId} />}
+        </Stack>
+        {post.hidden && <HiddenMarker hidden />}
       </Box>
     </Paper>
   );
@@ -83,7 +97,7 @@ const PostCard = memo(function PostCard({ post }: { post: Post }) {
 const LATER = { contentVisibility: 'auto', containIntrinsicSize: 'auto 260px' } as const;
 
 /** The merged feed of posts and claims, newest first. */
-export function FeedGrid({ items }: { items: FeedItem[] }) {
+export function FeedGrid({ items, own = false }: { items: FeedItem[]; own?: boolean }) {
   return (
     <Box
       component="ul"
@@ -104,7 +118,11 @@ export function FeedGrid({ items }: { items: FeedItem[] }) {
           // Below the first screen: no style, layout or paint until scrolled near.
           style={i >= 4 ? LATER : undefined}
         >
-          {item.type === 'post' ? <PostCard post={item.post} /> : <ClaimCard claim={item.claim} />}
+          {item.type === 'post' ? (
+            <PostCard post={item.post} own={own} />
+          ) : (
+            <ClaimCard claim={item.claim} />
+          )}
         </li>
       ))}
     </Box>

@@ -6,6 +6,8 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { HiddenMarker } from '../../../components/report/hidden-marker';
+import { ReportButton } from '../../../components/report/report-button';
 import type { HunterProfile } from '@bountyhunt/shared/profiles';
 import { Link as RouterLink } from 'react-router';
 import { mediaUrl } from '../../../components/media/media-url';
@@ -102,6 +104,14 @@ export function ProfileHeader({ profile, own }: { profile: HunterProfile; own: b
               {profile.stagename}
             </Typography>
           )}
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mt: 0.5 }}>
+            <HiddenMarker hidden={profile.hidden} />
+            <ReportButton
+              targetType="hunter"
+              targetId={profile.hunterId}
+              ownerId={profile.userId}
+            />
+          </Stack>
           {profile.bio && (
             <Typography
               sx={{ mt: 1.5, whiteSpace: 'pre-wrap', maxWidth: 640 }}

@@ -44,7 +44,7 @@ function ProfileFeed({ hunterId, own }: { hunterId: number; own: boolean }) {
   const items = pages.flatMap((p) => p.data);
   return (
     <Box sx={{ mt: 2 }}>
-      {items.length > 0 && <FeedGrid items={items} />}
+      {items.length > 0 && <FeedGrid items={items} own={own} />}
       {failed && (
         <Alert severity="error" sx={{ mt: 2 }}>
           {`Error loading posts and claims: ${failed.status}`}
