@@ -31,6 +31,8 @@ const tableOwners = {
   bounties: ['bounties', 'rounds', 'claims', 'votes', 'voteEarnings'],
   profiles: ['posts'],
   admin: ['adminFactors', 'adminRecoveryCodes', 'auditLog'],
+  identity: ['identitySubmissions'],
+  moderation: ['reports'],
 };
 for (const owner of Object.keys(tableOwners))
   if (!apiModules.includes(owner)) throw new Error(`eslint.config.js: no API module ${owner}`);

@@ -19,6 +19,7 @@ import { loadFieldCipher, type FieldCipher } from './lib/crypto';
 import { MemoryRateStore, RateLimiter, RedisRateStore } from './lib/rate-limiter';
 import { createMailer, type Mailer } from './mail/mailer';
 import { AuditService } from './modules/admin/audit.service';
+import { DashboardService } from './modules/admin/dashboard.service';
 import { AdminService } from './modules/admin/admin.service';
 import { accountJobs } from './modules/account/account.jobs';
 import { AccountService } from './modules/account/account.service';
@@ -97,7 +98,20 @@ function createServices(
   const bounties = new BountiesService(ctx, parts.feedCache);
   const profiles = new ProfilesService(ctx, users);
   const admin = new AdminService(ctx, parts.cipher, users, auth, account, audit);
-  return { media, audit, auth, users, account, billing, renewal, bounties, profiles, admin };
+  const dashboard = new DashboardService(ctx);
+  return {
+    media,
+    audit,
+    auth,
+    users,
+    account,
+    billing,
+    renewal,
+    bounties,
+    profiles,
+    admin,
+    dashboard,
+  };
 }
 
 export function createRoot(parts: RootParts): Root {
