@@ -31,6 +31,7 @@ const tableOwners = {
   bounties: ['bounties', 'rounds', 'claims', 'votes', 'voteEarnings'],
   profiles: ['posts'],
   admin: ['adminFactors', 'adminRecoveryCodes', 'auditLog'],
+  identity: ['identitySubmissions'],
   moderation: ['reports'],
 };
 for (const owner of Object.keys(tableOwners))

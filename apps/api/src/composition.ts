@@ -19,6 +19,7 @@ import { loadFieldCipher, type FieldCipher } from './lib/crypto';
 import { MemoryRateStore, RateLimiter, RedisRateStore } from './lib/rate-limiter';
 import { createMailer, type Mailer } from './mail/mailer';
 import { AuditService } from './modules/admin/audit.service';
+import { DashboardService } from './modules/admin/dashboard.service';
 import { AdminService } from './modules/admin/admin.service';
 import { accountJobs } from './modules/account/account.jobs';
 import { AccountService } from './modules/account/account.service';
@@ -99,6 +100,7 @@ function createServices(
   const profiles = new ProfilesService(ctx, users);
   const admin = new AdminService(ctx, parts.cipher, users, auth, account, audit);
   const moderation = new ModerationService(ctx, { audit, bounties, profiles, users });
+  const dashboard = new DashboardService(ctx);
   return {
     media,
     audit,
@@ -111,6 +113,7 @@ function createServices(
     profiles,
     admin,
     moderation,
+    dashboard,
   };
 }
 

@@ -73,6 +73,8 @@ export const AUDIT_ACTIONS = [
   'admin.totp_enrolled',
   'admin.totp_verified',
   'admin.recovery_code_used',
+  'admin.granted',
+  'admin.factor_reset',
   'identity.approve',
   'identity.reject',
   'user.suspend',
@@ -106,3 +108,30 @@ export const auditEntry = z.object({
   created: z.string(),
 });
 export type AuditEntry = z.infer<typeof auditEntry>;
+
+/** GET /admin/dashboard */
+export const dashboardAnswer = z.object({
+  users: z.number().int(),
+  activeMembers: z.number().int(),
+  /** Monthly recurring revenue: the plan prices of the memberships running now. */
+  mrrCents: z.number().int(),
+  claimsToday: z.number().int(),
+  votesToday: z.number().int(),
+  /** Items with open reports. */
+  openReports: z.number().int(),
+  pendingIdentities: z.number().int(),
+  jobs: z.object({
+    byState: z.record(z.string(), z.number().int()),
+    failed: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        failedAt: z.string().nullable(),
+        error: z.string().nullable(),
+      }),
+    ),
+  }),
+  /** When "today" began (UTC midnight). */
+  since: z.string(),
+});
+export type DashboardAnswer = z.infer<typeof dashboardAnswer>;

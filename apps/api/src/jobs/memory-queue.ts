@@ -4,7 +4,7 @@
  * server starts; tests use it to run jobs at the moment they choose. Nothing survives the
  * process: the server's queue is the durable PgBossJobQueue.
  */
-import type { JobDefinition, JobQueue, SendOptions } from './types';
+import type { FailedJob, JobDefinition, JobQueue, JobStats, SendOptions } from './types';
 
 export interface QueuedJob {
   name: string;
@@ -14,6 +14,17 @@ export interface QueuedJob {
 
 export class MemoryJobQueue implements JobQueue {
   readonly sent: QueuedJob[] = [];
+  private completed = 0;
+  private readonly failures: FailedJob[] = [];
+
+  /** Queued jobs are `created`; jobs run by `runPending` are `completed` or `failed`. */
+  async stats(): Promise<JobStats> {
+    const byState: Record<string, number> = {};
+    if (this.sent.length) byState.created = this.sent.length;
+    if (this.completed) byState.completed = this.completed;
+    if (this.failures.length) byState.failed = this.failures.length;
+    return { byState, failed: this.failures.slice(-10).reverse() };
+  }
 
   async send<P extends object>(name: string, payload: P, opts?: SendOptions): Promise<void> {
     this.sent.push({ name, payload, opts });
@@ -34,7 +45,18 @@ export class MemoryJobQueue implements JobQueue {
       const [job] = this.sent.splice(index, 1);
       const def = definitions.find((d) => d.name === job!.name);
       if (!def) throw new Error(`no handler for job ${job!.name}`);
-      await def.handler(job!.payload, { attempt: 1, lastAttempt: true });
+      try {
+        await def.handler(job!.payload, { attempt: 1, lastAttempt: true });
+        this.completed += 1;
+      } catch (err) {
+        this.failures.push({
+          id: String(this.completed + this.failures.length + 1),
+          name: job!.name,
+          failedAt: new Date().toISOString(),
+          error: (err as Error).message,
+        });
+        throw err;
+      }
       ran += 1;
     }
   }

@@ -9,7 +9,7 @@
 import { PgBoss, fromPglite, type ConstructorOptions, type Job } from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../db/client';
-import type { JobDefinition, JobQueue, SendOptions } from './types';
+import type { JobDefinition, JobQueue, JobStats, SendOptions } from './types';
 
 export const JOB_SCHEMA = 'pgboss';
 export const DEFAULT_RETRY_LIMIT = 5;
@@ -184,6 +184,37 @@ export class PgBossJobQueue implements JobQueue {
     return out;
   }
 
+  /** GET /admin/dashboard: jobs per state and the newest failures, from the job table. */
+  async stats(): Promise<JobStats> {
+    await this.start();
+    const db = this.boss.getDb();
+    const states = await db.executeSql(
+      `select state::text as state, count(*)::int as n from ${JOB_SCHEMA}.job group by 1`,
+    );
+    const failed = await db.executeSql(
+      `select id::text as id, name, completed_on as failed_at, output from ${JOB_SCHEMA}.job
+        where state = 'failed' order by completed_on desc nulls last limit 10`,
+    );
+    const byState: Record<string, number> = {};
+    for (const r of states.rows as { state: string; n: number }[]) byState[r.state] = Number(r.n);
+    return {
+      byState,
+      failed: (
+        failed.rows as {
+          id: string;
+          name: string;
+          failed_at: Date | string | null;
+          output: unknown;
+        }[]
+      ).map((r) => ({
+        id: r.id,
+        name: r.name,
+        failedAt: r.failed_at ? new Date(r.failed_at).toISOString() : null,
+        error: failureText(r.output),
+      })),
+    };
+  }
+
   private async logCounts() {
     if (this.stopped) return;
     try {
@@ -205,4 +236,12 @@ export class PgBossJobQueue implements JobQueue {
     if (!this.started) return;
     await this.boss.stop({ graceful: true, timeout: timeoutMs, close: true });
   }
+}
+
+/** pg-boss keeps a failed job's error as `{message, stack}` (or what the handler threw). */
+function failureText(output: unknown): string | null {
+  if (!output) return null;
+  if (typeof output === 'object' && 'message' in output)
+    return String((output as { message: unknown }).message).slice(0, 500);
+  return JSON.stringify(output).slice(0, 500);
 }

@@ -11,8 +11,24 @@ export interface SendOptions {
   singletonKey?: string;
 }
 
+/** A job that failed for good (no attempts left), for the operations dashboard. */
+export interface FailedJob {
+  id: string;
+  name: string;
+  failedAt: string | null;
+  error: string | null;
+}
+
+export interface JobStats {
+  /** Jobs per state (created, retry, active, completed, failed, …) over all queues. */
+  byState: Record<string, number>;
+  /** The newest failures, newest first. */
+  failed: FailedJob[];
+}
+
 export interface JobQueue {
   send<P extends object>(name: string, payload: P, opts?: SendOptions): Promise<void>;
+  stats(): Promise<JobStats>;
 }
 
 /** Which attempt this is (1-based) and whether the queue will try again after a failure. */

@@ -20,6 +20,7 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const ROWS: Record<string, { body?: object; query?: string; admin: number; pending?: number }> = {
   'GET /admin/me': { admin: 200 },
   'GET /admin/audit': { admin: 200 },
+  'GET /admin/dashboard': { admin: 200 },
   'GET /admin/totp/status': { admin: 200, pending: 200 },
   // The enrolled admin already has a factor: 409; the pending admin may enrol.
   'POST /admin/totp/enrol': { admin: 409, pending: 200 },

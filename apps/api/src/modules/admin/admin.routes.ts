@@ -2,6 +2,7 @@ import {
   adminMeAnswer,
   auditEntry,
   auditQuery,
+  dashboardAnswer,
   totpStatusAnswer,
   totpConfirmSchema,
   totpEnrolAnswer,
@@ -111,6 +112,21 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => sendPage(reply, await app.root.services.audit.list(request.query)),
+  );
+
+  app.get(
+    '/admin/dashboard',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Operations counts: users, members, MRR, today’s claims and votes, queues, jobs',
+        response: { 200: dashboardAnswer, ...errors },
+      },
+    },
+    async (request) => {
+      await gate(request);
+      return app.root.services.dashboard.dashboard();
+    },
   );
 
   app.get(

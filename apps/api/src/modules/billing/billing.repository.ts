@@ -15,10 +15,7 @@ export function findChargeByKey(db: DbOrTx, key: string): Promise<ChargeRow | un
     .then((r) => r[0]);
 }
 
-async function insertCharge(
-  db: DbOrTx,
-  values: typeof charges.$inferInsert,
-): Promise<ChargeRow> {
+async function insertCharge(db: DbOrTx, values: typeof charges.$inferInsert): Promise<ChargeRow> {
   const [row] = await db.insert(charges).values(values).returning();
   return row!;
 }

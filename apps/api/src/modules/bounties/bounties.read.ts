@@ -4,10 +4,10 @@
  * A hunter's claim list stays one statement (claims joined with bounty, round and hunter);
  * the hunter's claim totals are a SQL fragment profiles composes with its own post counts.
  */
-import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, isNull, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../db/client';
 import { keysetWhere, type Keyset } from '../../db/keyset';
-import { bounties } from '../../db/schema';
+import { bounties, claims, votes } from '../../db/schema';
 import { microsecondKey } from '../../lib/dates';
 import { HUNTER_CARD_COLUMNS, hunterCardJoin } from '../users/users.read';
 import type { ClaimView } from './claims.repository';
@@ -91,4 +91,20 @@ export function listHunterClaims(
 export function hunterClaimTotals(hunterId: SQL): SQL {
   return sql`select count(*) as claims, coalesce(sum(c.votes), 0) as votes
           from claims c where c.hunter_id = ${hunterId}`;
+}
+
+/** The operations dashboard: claims and votes since a moment (claims_created_idx, votes_created_idx). */
+export async function activitySince(
+  db: DbOrTx,
+  since: Date,
+): Promise<{ claims: number; votes: number }> {
+  const [c] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(claims)
+    .where(gte(claims.createdAt, since));
+  const [v] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(votes)
+    .where(gte(votes.createdAt, since));
+  return { claims: Number(c?.n ?? 0), votes: Number(v?.n ?? 0) };
 }

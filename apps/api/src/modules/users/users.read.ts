@@ -275,3 +275,20 @@ export async function emailsOf(db: DbOrTx, ids: number[]): Promise<Map<number, s
     .where(sql`${users.id} in ${unique}`);
   return new Map(rows.map((r) => [r.id, r.email]));
 }
+
+/** The operations dashboard: all users, and members whose membership runs, by plan. */
+export async function userTotals(
+  db: DbOrTx,
+  now: Date,
+): Promise<{ users: number; activeByPlan: Map<number, number> }> {
+  const [all] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
+  const plans = await db
+    .select({ plan: users.membership, n: sql<number>`count(*)::int` })
+    .from(users)
+    .where(and(gt(users.active, now), isNotNull(users.membership)))
+    .groupBy(users.membership);
+  return {
+    users: Number(all?.n ?? 0),
+    activeByPlan: new Map(plans.map((p) => [Number(p.plan), Number(p.n)])),
+  };
+}
