@@ -4,6 +4,7 @@
  */
 import type { SvgIconProps } from '@mui/material/SvgIcon';
 import DashboardIcon from '@mui/icons-material/Dashboard';
+import FlagIcon from '@mui/icons-material/Flag';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import type { ComponentType } from 'react';
 
@@ -23,6 +24,12 @@ export const ADMIN_PAGES: AdminPage[] = [
     label: 'Dashboard',
     icon: DashboardIcon,
     page: () => import('./pages/dashboard-page'),
+  },
+  {
+    path: 'reports',
+    label: 'Reports',
+    icon: FlagIcon,
+    page: () => import('./pages/reports-page'),
   },
   {
     path: 'audit',
