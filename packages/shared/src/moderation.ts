@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 
+// The texts (REPORT_MSG) are in moderation-texts.ts: the pages' hidden marker needs no zod.
+
 export const REPORT_TARGETS = ['claim', 'post', 'hunter', 'bounty'] as const;
 export type ReportTarget = (typeof REPORT_TARGETS)[number];
 
@@ -29,14 +31,6 @@ export const REPORT_REASON_LABELS: Record<ReportReason, string> = {
 };
 
 export const REPORT_TEXT_MAX = 500;
-
-export const REPORT_MSG = {
-  sent: 'Thanks, your report was sent to our moderators.',
-  alreadyReported: 'You have already reported this. Our moderators will look at it.',
-  notFound: 'There is nothing to report here.',
-  hiddenMarker: 'Hidden by moderators',
-  failed: 'Your report could not be sent. Please try again.',
-} as const;
 
 export const REPORT_CODES = {
   alreadyReported: 'ALREADY_REPORTED',

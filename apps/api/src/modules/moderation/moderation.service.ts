@@ -9,7 +9,6 @@
 import { z } from 'zod';
 import {
   REPORT_CODES,
-  REPORT_MSG,
   type Report,
   type ReportCreateInput,
   type ReportCreatedAnswer,
@@ -20,6 +19,7 @@ import {
   type ReportReason,
   type ReportTarget,
 } from '@bountyhunt/shared/moderation';
+import { REPORT_MSG } from '@bountyhunt/shared/moderation-texts';
 import { ADMIN_PAGE, type adminPageQuery } from '@bountyhunt/shared/admin';
 import type { Actor, ServiceContext } from '../../context';
 import type { DbOrTx } from '../../db/client';

@@ -1,6 +1,6 @@
 /** What an owner sees on an item moderators hid: only they (and admins) still see it. */
-import { REPORT_MSG } from '@bountyhunt/shared/moderation';
-import VisibilityOffIcon from '@mui/icons-material/VisibilityOff';
+import { REPORT_MSG } from '@bountyhunt/shared/moderation-texts';
+import VisibilityOffIcon from '@mui/icons-material/VisibilityOffOutlined';
 import Chip from '@mui/material/Chip';
 
 export function HiddenMarker({

@@ -1,7 +1,6 @@
 /** The report form: a reason from the list and optional details (POST /report). */
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
-  REPORT_MSG,
   REPORT_REASON_LABELS,
   REPORT_REASONS,
   REPORT_TEXT_MAX,
@@ -9,6 +8,7 @@ import {
   type ReportCreatedAnswer,
   type ReportTarget,
 } from '@bountyhunt/shared/moderation';
+import { REPORT_MSG } from '@bountyhunt/shared/moderation-texts';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
