@@ -58,6 +58,16 @@ function cases(): Case[] {
       path: q('/admin/audit?targetType=user&targetId=4242&limit=50'),
     },
     { name: 'dashboard', path: '/admin/dashboard' },
+    { name: 'reports queue, oldest first', path: q('/admin/reports?limit=50') },
+    { name: 'reports queue, 20 pages deep', path: q('/admin/reports?limit=50'), deep: 20 },
+    { name: 'reports queue, most reported', path: q('/admin/reports?sort=most&limit=50') },
+    {
+      name: 'reports queue, most, 20 pages deep',
+      path: q('/admin/reports?sort=most&limit=50'),
+      deep: 20,
+    },
+    { name: 'reports queue by type', path: q('/admin/reports?targetType=claim&limit=50') },
+    { name: "one item's reports", path: q('/admin/reports/claim/1?limit=50') },
   ];
 }
 
