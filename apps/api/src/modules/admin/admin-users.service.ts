@@ -14,6 +14,7 @@ import {
   type ResendMailInput,
 } from '@bountyhunt/shared/admin-users';
 import { ADMIN_PAGE } from '@bountyhunt/shared/admin';
+import { endingIn, maskSsn } from '@bountyhunt/shared/format';
 import { z } from 'zod';
 import type { Actor, ServiceContext } from '../../context';
 import { badRequest, conflict, notFound } from '../../errors';
@@ -41,8 +42,6 @@ const RECENT = 10;
 const cursorSchema = z.object({ id: z.number().int().min(1).max(2_147_483_647) });
 const invalidCursor = () => badRequest(ADMIN_USERS_MSG.invalidCursor, 'INVALID_CURSOR');
 const userNotFound = () => notFound(ADMIN_USERS_MSG.notFound, 'USER_NOT_FOUND');
-
-const endingIn = (lastFour: string | null) => (lastFour ? `Ending in ${lastFour}` : null);
 
 function presentRow(row: UserRow): AdminUserRow {
   return {
@@ -96,7 +95,7 @@ export class AdminUsersService {
     ]);
     const legalName = !!(row.firstName && row.lastName);
     const address = !!(row.street && row.city && row.state && row.zip);
-    const ssn = row.ssnLastFour ? `xxx-xx-${row.ssnLastFour}` : null;
+    const ssn = maskSsn(row.ssnLastFour);
     const bankComplete = !!(row.bankName && row.bankRoutingNumber && row.bankAccountLastFour);
     return {
       ...presentRow(row),
