@@ -31,3 +31,13 @@ export function StatusChip({ suspended }: { suspended: string | null }) {
     <Chip size="small" variant="outlined" label="Active" />
   );
 }
+
+const day = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+
+/** A day, UTC, like the console's times: "Nov 24, 2026". */
+export const formatDay = (iso: string) => day.format(new Date(iso));

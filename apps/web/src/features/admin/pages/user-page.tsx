@@ -120,7 +120,8 @@ function MiniTable<T>({
       </Typography>
     );
   return (
-    <Box sx={{ overflowX: 'auto' }}>
+    // Focusable so a keyboard can scroll a table wider than its card.
+    <Box sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={`${label} (scrolls)`}>
       <Table size="small" aria-label={label}>
         <TableHead>
           <TableRow>
@@ -378,7 +379,7 @@ function UserDetail({ user }: { user: AdminUserDetail }) {
               ['Active until', user.active ? formatDateTime(user.active) : '—'],
               ['Silver', <span data-testid="user-silver">{formatCount(user.silver)}</span>],
               ['Votes cast', formatCount(user.votes)],
-              ['Credit card', user.card ?? REQUIRED],
+              ['Credit card', user.card ?? 'None'],
             ]}
           />
         </Section>
@@ -416,13 +417,7 @@ function UserDetail({ user }: { user: AdminUserDetail }) {
         </Section>
       </Box>
 
-      <Box
-        sx={{
-          display: 'grid',
-          gap: 2,
-          gridTemplateColumns: 'repeat(auto-fill, minmax(460px, 1fr))',
-        }}
-      >
+      <Box sx={{ display: 'grid', gap: 2 }}>
         <Section title="Sessions" id="sessions-title">
           <MiniTable
             label="Sessions"

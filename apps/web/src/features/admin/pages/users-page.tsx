@@ -16,7 +16,7 @@ import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { useTablePage } from '../api/use-table-page';
 import { formatDateTime } from '../components/format';
 import { PagedTable, type Column } from '../components/paged-table';
-import { membershipLabel, roleNames, StatusChip } from '../components/user-labels';
+import { formatDay, membershipLabel, roleNames, StatusChip } from '../components/user-labels';
 
 const columns: Column<AdminUserRow>[] = [
   { key: 'id', label: 'ID', render: (u) => u.userId, width: 80 },
@@ -46,7 +46,11 @@ const columns: Column<AdminUserRow>[] = [
   {
     key: 'created',
     label: 'Joined',
-    render: (u) => <Box sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(u.created)}</Box>,
+    render: (u) => (
+      <Box component="span" title={formatDateTime(u.created)} sx={{ whiteSpace: 'nowrap' }}>
+        {formatDay(u.created)}
+      </Box>
+    ),
   },
 ];
 
