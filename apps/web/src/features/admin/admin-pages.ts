@@ -4,6 +4,7 @@
  */
 import type { SvgIconProps } from '@mui/material/SvgIcon';
 import DashboardIcon from '@mui/icons-material/Dashboard';
+import PeopleIcon from '@mui/icons-material/People';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import type { ComponentType } from 'react';
 
@@ -23,6 +24,13 @@ export const ADMIN_PAGES: AdminPage[] = [
     label: 'Dashboard',
     icon: DashboardIcon,
     page: () => import('./pages/dashboard-page'),
+  },
+  {
+    path: 'users',
+    label: 'Users',
+    icon: PeopleIcon,
+    page: () => import('./pages/users-page'),
+    children: [{ path: 'users/:userId', page: () => import('./pages/user-page') }],
   },
   {
     path: 'audit',
