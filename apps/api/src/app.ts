@@ -27,6 +27,7 @@ import bountiesRoutes from './modules/bounties/bounties.routes';
 import mediaRoutes from './modules/media/media.routes';
 import profilesRoutes from './modules/profiles/profiles.routes';
 import adminRoutes from './modules/admin/admin.routes';
+import adminUsersRoutes from './modules/admin/admin-users.routes';
 import moderationRoutes from './modules/moderation/moderation.routes';
 import { registerCompression } from './plugins/compress';
 import { registerErrorHandler } from './plugins/error-handler';
@@ -125,6 +126,7 @@ export async function buildApp(root: Root, logger: FastifyBaseLogger): Promise<F
   await app.register(bountiesRoutes);
   await app.register(profilesRoutes);
   await app.register(adminRoutes);
+  await app.register(adminUsersRoutes);
   await app.register(moderationRoutes);
 
   return app as unknown as FastifyInstance;

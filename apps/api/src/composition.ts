@@ -21,6 +21,7 @@ import { createMailer, type Mailer } from './mail/mailer';
 import { AuditService } from './modules/admin/audit.service';
 import { DashboardService } from './modules/admin/dashboard.service';
 import { AdminService } from './modules/admin/admin.service';
+import { AdminUsersService } from './modules/admin/admin-users.service';
 import { accountJobs } from './modules/account/account.jobs';
 import { AccountService } from './modules/account/account.service';
 import { AuthService } from './modules/auth/auth.service';
@@ -101,6 +102,7 @@ function createServices(
   const admin = new AdminService(ctx, parts.cipher, users, auth, account, audit);
   const moderation = new ModerationService(ctx, { audit, bounties, profiles, users });
   const dashboard = new DashboardService(ctx);
+  const adminUsers = new AdminUsersService(ctx, users, auth, account, audit);
   return {
     media,
     audit,
@@ -114,6 +116,7 @@ function createServices(
     admin,
     moderation,
     dashboard,
+    adminUsers,
   };
 }
 

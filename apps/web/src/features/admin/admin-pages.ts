@@ -4,6 +4,7 @@
  */
 import type { SvgIconProps } from '@mui/material/SvgIcon';
 import DashboardIcon from '@mui/icons-material/Dashboard';
+import PeopleIcon from '@mui/icons-material/People';
 import FlagIcon from '@mui/icons-material/Flag';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import type { ComponentType } from 'react';
@@ -24,6 +25,13 @@ export const ADMIN_PAGES: AdminPage[] = [
     label: 'Dashboard',
     icon: DashboardIcon,
     page: () => import('./pages/dashboard-page'),
+  },
+  {
+    path: 'users',
+    label: 'Users',
+    icon: PeopleIcon,
+    page: () => import('./pages/users-page'),
+    children: [{ path: 'users/:userId', page: () => import('./pages/user-page') }],
   },
   {
     path: 'reports',
