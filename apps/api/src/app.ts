@@ -27,6 +27,7 @@ import bountiesRoutes from './modules/bounties/bounties.routes';
 import mediaRoutes from './modules/media/media.routes';
 import profilesRoutes from './modules/profiles/profiles.routes';
 import adminRoutes from './modules/admin/admin.routes';
+import identityRoutes from './modules/identity/identity.routes';
 import { registerCompression } from './plugins/compress';
 import { registerErrorHandler } from './plugins/error-handler';
 import { REDACT_PATHS, requestSerializers } from './plugins/logging';
@@ -124,6 +125,7 @@ export async function buildApp(root: Root, logger: FastifyBaseLogger): Promise<F
   await app.register(bountiesRoutes);
   await app.register(profilesRoutes);
   await app.register(adminRoutes);
+  await app.register(identityRoutes);
 
   return app as unknown as FastifyInstance;
 }

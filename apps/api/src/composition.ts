@@ -30,6 +30,8 @@ import { RenewalService } from './modules/billing/renewal.service';
 import { bountiesJobs } from './modules/bounties/bounties.jobs';
 import { BountiesService } from './modules/bounties/bounties.service';
 import { FeedCache } from './modules/bounties/feed-cache';
+import { identityJobs } from './modules/identity/identity.jobs';
+import { IdentityService } from './modules/identity/identity.service';
 import { mediaJobs } from './modules/media/media.jobs';
 import { VideoTools } from './modules/media/media.processor';
 import { MediaService } from './modules/media/media.service';
@@ -99,6 +101,13 @@ function createServices(
   const profiles = new ProfilesService(ctx, users);
   const admin = new AdminService(ctx, parts.cipher, users, auth, account, audit);
   const dashboard = new DashboardService(ctx);
+  const identity = new IdentityService(
+    ctx,
+    users,
+    media,
+    audit,
+    parts.cipher.deriveKey('identity-media-url'),
+  );
   return {
     media,
     audit,
@@ -111,6 +120,7 @@ function createServices(
     profiles,
     admin,
     dashboard,
+    identity,
   };
 }
 
@@ -138,6 +148,7 @@ export function createRoot(parts: RootParts): Root {
   const jobDefinitions = [
     ...mediaJobs(services.media),
     ...accountJobs(services.account, log),
+    ...identityJobs(services.identity, log),
     ...billingJobs(services.renewal),
     ...bountiesJobs(services.bounties),
   ];

@@ -262,3 +262,28 @@ export async function userTotals(
     activeByPlan: new Map(plans.map((p) => [Number(p.plan), Number(p.n)])),
   };
 }
+
+/** Who these users are, for the admin tables that list them (the identity review queue). */
+export async function contactsOf(
+  db: DbOrTx,
+  ids: number[],
+): Promise<
+  Map<
+    number,
+    { email: string; handle: string | null; firstName: string | null; lastName: string | null }
+  >
+> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return new Map();
+  const rows = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      handle: users.handle,
+      firstName: users.firstName,
+      lastName: users.lastName,
+    })
+    .from(users)
+    .where(sql`${users.id} in ${unique}`);
+  return new Map(rows.map(({ id, ...r }) => [id, r]));
+}

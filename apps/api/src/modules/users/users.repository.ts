@@ -121,3 +121,15 @@ export async function addRoleBits(
     .returning();
   return row;
 }
+
+/** Forgets the identity document keys of a user when they are these (their images are deleted). */
+export async function clearIdentityKeys(db: DbOrTx, userId: number, keys: string[]): Promise<void> {
+  if (!keys.length) return;
+  await db
+    .update(users)
+    .set({
+      idFrontKey: sql`case when ${users.idFrontKey} in ${keys} then null else ${users.idFrontKey} end`,
+      idSelfieKey: sql`case when ${users.idSelfieKey} in ${keys} then null else ${users.idSelfieKey} end`,
+    })
+    .where(eq(users.id, userId));
+}

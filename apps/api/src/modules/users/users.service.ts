@@ -12,6 +12,7 @@ import type { DbOrTx } from '../../db/client';
 import type { HunterRow, UserRow } from './users.read';
 import {
   addRoleBits,
+  clearIdentityKeys,
   ensureHunter,
   findStaleCiphertexts,
   findUserWithHunter,
@@ -97,6 +98,11 @@ export class UsersService {
     db: DbOrTx = this.ctx.db,
   ): Promise<UserRow> {
     return updateUser(db, id, values);
+  }
+
+  /** After the identity images are deleted: the user's columns stop naming them. */
+  clearIdentityKeys(userId: number, keys: string[], db: DbOrTx = this.ctx.db): Promise<void> {
+    return clearIdentityKeys(db, userId, keys);
   }
 
   /** The hunter row of a creator, created if it is somehow missing. */

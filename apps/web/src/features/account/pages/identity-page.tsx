@@ -1,7 +1,7 @@
 import {
   ACCOUNT_SUCCESS,
   IDENTITY_UPLOAD_ERRORS,
-  identitySubmitSchema,
+  identityFormSchema,
 } from '@bountyhunt/shared/account';
 import Alert from '@mui/material/Alert';
 import Checkbox from '@mui/material/Checkbox';
@@ -32,7 +32,7 @@ export default function IdentityPage() {
 
   const onSubmit = () =>
     flow.submit(async () => {
-      const parsed = identitySubmitSchema.safeParse({
+      const parsed = identityFormSchema.safeParse({
         idFront: idFront ?? '',
         idSelfie: idSelfie ?? '',
         ageConfirmed: adult,
