@@ -28,8 +28,11 @@ export interface BrowserKit {
   /** A new page in a fresh context (no token, no storage). */
   page: (opts?: { viewport?: { width: number; height: number }; token?: string }) => Promise<Page>;
   url: (p: string) => string;
-  /** Screenshot at desktop width and at 375px: screenshots/<spec>/<name>-{desktop,375}.png. */
-  shot: (page: Page, name: string) => Promise<void>;
+  /**
+   * Screenshot at desktop width and at 375px: screenshots/<spec>/<name>-{desktop,375}.png
+   * (`desktopOnly`: the operations console, made for desktops, only the first).
+   */
+  shot: (page: Page, name: string, opts?: { desktopOnly?: boolean }) => Promise<void>;
   /** axe-core WCAG 2 A/AA check of the current page; fails the test on violations. */
   axe: (page: Page, opts?: { exclude?: string[] }) => Promise<void>;
 }
@@ -74,14 +77,15 @@ export function useBrowser(spec: string): BrowserKit {
       return page;
     },
     url: (p) => `${WEB_URL}${p}`,
-    async shot(page, name) {
+    async shot(page, name, opts = {}) {
       const dir = path.join(SCREENSHOTS, spec);
       fs.mkdirSync(dir, { recursive: true });
       const before = page.viewportSize() ?? DESKTOP;
-      for (const [label, size] of [
+      const sizes = [
         ['desktop', DESKTOP],
         ['375', PHONE],
-      ] as const) {
+      ] as const;
+      for (const [label, size] of opts.desktopOnly ? sizes.slice(0, 1) : sizes) {
         await page.setViewportSize(size);
         await page.waitForTimeout(150);
         await page.screenshot({ path: path.join(dir, `${name}-${label}.png`), fullPage: true });

@@ -73,6 +73,8 @@ export const AUDIT_ACTIONS = [
   'admin.totp_enrolled',
   'admin.totp_verified',
   'admin.recovery_code_used',
+  'admin.granted',
+  'admin.factor_reset',
   'identity.approve',
   'identity.reject',
   'user.suspend',

@@ -95,6 +95,12 @@ describe('PgBossJobQueue', { timeout: 180_000 }, () => {
     // Backoff: at least the base delay between attempts.
     expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(900);
     expect(attempts[2]!.at - attempts[1]!.at).toBeGreaterThanOrEqual(900);
+    // The operations dashboard sees the failure, with the handler's error.
+    const stats = await queue.stats();
+    expect(stats.byState.failed).toBe(1);
+    expect(stats.failed).toEqual([
+      { id: expect.any(String), name: 'test.flaky', failedAt: expect.any(String), error: 'boom' },
+    ]);
   });
 
   it('an exclusive queue holds one job per key: duplicates are dropped, never run twice at once', async () => {

@@ -77,3 +77,13 @@ export async function useRecoveryCode(
     .returning({ id: adminRecoveryCodes.id });
   return rows.length > 0;
 }
+
+/** Removes the authenticator and the recovery codes: the next sign-in enrols again. */
+export async function deleteFactor(db: DbOrTx, userId: number): Promise<boolean> {
+  await db.delete(adminRecoveryCodes).where(eq(adminRecoveryCodes.userId, userId));
+  const gone = await db
+    .delete(adminFactors)
+    .where(eq(adminFactors.userId, userId))
+    .returning({ userId: adminFactors.userId });
+  return gone.length > 0;
+}

@@ -25,7 +25,13 @@ import type { AccountService } from '../account/account.service';
 import type { AuthService } from '../auth/auth.service';
 import type { AuditService } from './audit.service';
 import type { UsersService } from '../users/users.service';
-import { acceptStep, findFactor, replacePendingFactor, useRecoveryCode } from './admin.repository';
+import {
+  acceptStep,
+  deleteFactor,
+  findFactor,
+  replacePendingFactor,
+  useRecoveryCode,
+} from './admin.repository';
 
 const ISSUER = 'BountyHunt';
 const PERIOD_S = 30;
@@ -141,6 +147,14 @@ export class AdminService {
     if (existing) {
       const row = await this.users.addRole(existing.id, ROLE.admin);
       if (!row) throw notFound();
+      await this.audit.record({
+        actorId: null,
+        action: 'admin.granted',
+        targetType: 'user',
+        targetId: row.id,
+        before: { role: existing.role },
+        after: { role: row.role },
+      });
       return { userId: row.id, email: row.email, created: false };
     }
     if (!opts.create) throw new UnknownUserError(`No user with the e-mail ${email.trim()}.`);
@@ -150,7 +164,35 @@ export class AdminService {
       ROLE.admin,
     );
     const setPasswordLink = await this.account.createResetLink(row.id);
+    await this.audit.record({
+      actorId: null,
+      action: 'admin.granted',
+      targetType: 'user',
+      targetId: row.id,
+      after: { role: row.role, created: true },
+    });
     return { userId: row.id, email: row.email, created: true, setPasswordLink };
+  }
+
+  /**
+   * `npm run admin -- --email x@y --reset-factor`, for an admin who lost both the phone and the
+   * recovery codes: the authenticator and codes go, every session of theirs ends, and the next
+   * sign-in sets up a new authenticator. Throws UnknownUserError for an unknown e-mail.
+   */
+  async resetFactor(email: string): Promise<{ userId: number; email: string; hadFactor: boolean }> {
+    const user = await this.users.findByEmail(email);
+    if (!user || !hasRole(user.role, ROLE.admin))
+      throw new UnknownUserError(`No admin with the e-mail ${email.trim()}.`);
+    const hadFactor = await this.ctx.db.transaction(async (tx) => {
+      const had = await deleteFactor(tx, user.id);
+      await this.auth.endOtherSessions(user.id, undefined, tx);
+      await this.audit.record(
+        { actorId: null, action: 'admin.factor_reset', targetType: 'user', targetId: user.id },
+        tx,
+      );
+      return had;
+    });
+    return { userId: user.id, email: user.email, hadFactor };
   }
 
   private totp(secret: Secret, label: string): TOTP {

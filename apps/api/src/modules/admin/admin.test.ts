@@ -170,4 +170,32 @@ describe('admin role and TOTP second factor', () => {
     const user = await t.app.inject({ method: 'GET', url: '/user', headers: auth });
     expect(user.json().user.role).toBe(ROLE.admin);
   });
+
+  it('--reset-factor: the lost authenticator goes, sessions end, the next sign-in enrols anew', async () => {
+    const a = await enrolledAdmin();
+    const reset = await t.root.services.admin.resetFactor(a.email);
+    expect(reset).toEqual({ userId: a.userId, email: a.email, hadFactor: true });
+    // The old session (which had passed the factor) is over.
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/admin/me', headers: a.auth })).statusCode,
+    ).toBe(401);
+    const auth = await signIn(a.email);
+    const status = await t.app.inject({ method: 'GET', url: '/admin/totp/status', headers: auth });
+    expect(status.json()).toEqual({ enrolled: false, secondFactor: false });
+    // The old recovery codes are gone with it.
+    expect(
+      (await post('/admin/totp/verify', auth, { recoveryCode: a.recoveryCodes[0] })).statusCode,
+    ).toBe(400);
+    await enrol(auth);
+    // Only admins: a member's e-mail is refused.
+    const member = await signUp(t.app);
+    await expect(t.root.services.admin.resetFactor(member.email)).rejects.toThrow(/No admin/);
+    const audit = await t.root.services.audit.list({
+      actorId: undefined,
+      targetType: 'user',
+      targetId: String(a.userId),
+      action: 'admin.factor_reset',
+    });
+    expect(audit.items).toHaveLength(1);
+  });
 });

@@ -1,4 +1,5 @@
 import { AUTH_MSG } from '@bountyhunt/shared/auth-texts';
+import { hasRole, ROLE } from '@bountyhunt/shared/roles';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -16,13 +17,15 @@ import { AuthCard } from '../components/auth-card';
 
 /** SPEC.md §2 /login, §4 Login, §8 Login messages. No client-side validation (§5). */
 export default function LoginPage() {
-  const { status, login } = useSession();
+  const { status, user, login } = useSession();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
   const [loading, setLoading] = useState(false);
 
-  if (status === 'signed-in') return <Navigate to="/" replace />;
+  // Admins go to the operations console (which asks for their second factor).
+  if (status === 'signed-in')
+    return <Navigate to={hasRole(user?.role ?? 0, ROLE.admin) ? '/admin' : '/'} replace />;
   if (status === 'unresolved') return <PageSpinner />;
 
   async function submit(e: FormEvent) {

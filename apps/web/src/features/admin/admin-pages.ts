@@ -1,0 +1,33 @@
+/**
+ * The console's pages, in nav order: each is a path under /admin, a nav label and icon, and a
+ * lazy page module. Adding a page to the console is one entry here.
+ */
+import type { SvgIconProps } from '@mui/material/SvgIcon';
+import DashboardIcon from '@mui/icons-material/Dashboard';
+import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
+import type { ComponentType } from 'react';
+
+export interface AdminPage {
+  /** Relative to /admin ('' is the dashboard). */
+  path: string;
+  label: string;
+  icon: ComponentType<SvgIconProps>;
+  page: () => Promise<{ default: ComponentType }>;
+  /** Extra routes of the page (detail views) that keep its nav entry selected. */
+  children?: { path: string; page: () => Promise<{ default: ComponentType }> }[];
+}
+
+export const ADMIN_PAGES: AdminPage[] = [
+  {
+    path: '',
+    label: 'Dashboard',
+    icon: DashboardIcon,
+    page: () => import('./pages/dashboard-page'),
+  },
+  {
+    path: 'audit',
+    label: 'Audit log',
+    icon: ReceiptLongIcon,
+    page: () => import('./pages/audit-page'),
+  },
+];

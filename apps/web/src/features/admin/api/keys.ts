@@ -1,0 +1,9 @@
+/** The admin feature's query keys; everything sits under `['admin']`. */
+export const adminKeys = {
+  all: ['admin'] as const,
+  totpStatus: () => [...adminKeys.all, 'totp-status'] as const,
+  dashboard: () => [...adminKeys.all, 'dashboard'] as const,
+  /** A paged table: its path and filters, then the page's cursor. */
+  table: (path: string, params: Record<string, string>) =>
+    [...adminKeys.all, 'table', path, params] as const,
+};
