@@ -3,6 +3,7 @@ export const adminKeys = {
   all: ['admin'] as const,
   totpStatus: () => [...adminKeys.all, 'totp-status'] as const,
   dashboard: () => [...adminKeys.all, 'dashboard'] as const,
+  identity: (id: number) => [...adminKeys.all, 'identity', id] as const,
   /** A paged table: its path and filters, then the page's cursor. */
   table: (path: string, params: Record<string, string>) =>
     [...adminKeys.all, 'table', path, params] as const,
