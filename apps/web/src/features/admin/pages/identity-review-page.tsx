@@ -194,6 +194,7 @@ export default function IdentityReviewPage() {
       component={RouterLink}
       to="/admin/identities"
       startIcon={<ArrowBackIcon />}
+      color="inherit"
       sx={{ mb: 1 }}
     >
       Review queue
@@ -240,8 +241,10 @@ export default function IdentityReviewPage() {
             sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 1.5 }}
           >
             <Field label="User">
-              {s.email}{' '}
-              <Typography component="span" color="text.secondary">
+              <Box component="span" sx={{ display: 'block', overflowWrap: 'anywhere' }}>
+                {s.email}
+              </Box>
+              <Typography variant="body2" component="span" color="text.secondary">
                 #{s.userId}
                 {s.handle ? ` · @${s.handle}` : ''}
               </Typography>
