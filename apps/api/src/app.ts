@@ -28,6 +28,7 @@ import mediaRoutes from './modules/media/media.routes';
 import profilesRoutes from './modules/profiles/profiles.routes';
 import adminRoutes from './modules/admin/admin.routes';
 import identityRoutes from './modules/identity/identity.routes';
+import adminUsersRoutes from './modules/admin/admin-users.routes';
 import { registerCompression } from './plugins/compress';
 import { registerErrorHandler } from './plugins/error-handler';
 import { REDACT_PATHS, requestSerializers } from './plugins/logging';
@@ -126,6 +127,7 @@ export async function buildApp(root: Root, logger: FastifyBaseLogger): Promise<F
   await app.register(profilesRoutes);
   await app.register(adminRoutes);
   await app.register(identityRoutes);
+  await app.register(adminUsersRoutes);
 
   return app as unknown as FastifyInstance;
 }

@@ -21,6 +21,7 @@ import { createMailer, type Mailer } from './mail/mailer';
 import { AuditService } from './modules/admin/audit.service';
 import { DashboardService } from './modules/admin/dashboard.service';
 import { AdminService } from './modules/admin/admin.service';
+import { AdminUsersService } from './modules/admin/admin-users.service';
 import { accountJobs } from './modules/account/account.jobs';
 import { AccountService } from './modules/account/account.service';
 import { AuthService } from './modules/auth/auth.service';
@@ -108,6 +109,7 @@ function createServices(
     audit,
     parts.cipher.deriveKey('identity-media-url'),
   );
+  const adminUsers = new AdminUsersService(ctx, users, auth, account, audit);
   return {
     media,
     audit,
@@ -121,6 +123,7 @@ function createServices(
     admin,
     dashboard,
     identity,
+    adminUsers,
   };
 }
 

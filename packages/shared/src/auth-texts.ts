@@ -22,6 +22,8 @@ export const AUTH_MSG = {
   loginInvalid: 'Invalid login credentials. Please try again.',
   /** Sign-in of a suspended account (403 {code: "SUSPENDED"}, CONTRACT.md "Operations"). */
   suspended: 'Your account is suspended. Contact support.',
+  /** The sign-in page after the server ended an open session (a 401 while signed in). */
+  sessionEnded: 'Your session has ended. Please sign in again.',
   loginUserLoad: 'Error loading user data. Please try again',
   emailExists: 'Email already exists. Please sign in.',
   resetNotFound: "Email address not found. If you're new, please sign up.",

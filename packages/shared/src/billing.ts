@@ -154,6 +154,7 @@ export const SILVER_REASONS = [
   'bounty_hold',
   'bounty_win',
   'bounty_refund',
+  'admin_grant',
 ] as const;
 
 export const SILVER_REASON_LABEL: Record<string, string> = {
@@ -164,6 +165,7 @@ export const SILVER_REASON_LABEL: Record<string, string> = {
   bounty_win: 'Bounty won',
   bounty_refund: 'Bounty refunded',
   vote_earnings: 'Votes received',
+  admin_grant: 'Granted by BountyHunt',
 };
 
 export const silverEntry = z.object({

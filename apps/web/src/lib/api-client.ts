@@ -30,6 +30,19 @@ export function setToken(token: string | null): void {
   }
 }
 
+type Listener = () => void;
+const revokedListeners = new Set<Listener>();
+
+/**
+ * Called when a request that carried the stored token is answered 401: the server ended the
+ * session (it expired, was signed out elsewhere, or the account was suspended). The session
+ * provider listens. Returns the unsubscribe function.
+ */
+export function onSessionRevoked(listener: Listener): () => void {
+  revokedListeners.add(listener);
+  return () => revokedListeners.delete(listener);
+}
+
 /**
  * fetch() for API calls: the response index.html's early script already asked for, when it
  * did (lib/early.ts), else a new request. A failed early request is asked again.
@@ -124,6 +137,7 @@ async function send<T>(
     return { result: await xhrRequest<T>(method, url, opts.raw, opts), headers: null };
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), opts.timeoutMs ?? 30_000);
+  const token = getToken();
   opts.signal?.addEventListener('abort', () => controller.abort());
   try {
     const res = await fetchApi(url, {
@@ -139,6 +153,9 @@ async function send<T>(
       signal: controller.signal,
     });
     const parsed = await parseBody(await res.text());
+    // Only while that token is still the stored one: a late answer never ends a newer session.
+    if (res.status === 401 && token && token === getToken())
+      for (const listener of [...revokedListeners]) listener();
     if (!res.ok)
       return {
         result: { status: res.status || 500, data: null as T, message: failureMessage(parsed) },

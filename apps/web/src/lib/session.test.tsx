@@ -2,6 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { useEffect } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { apiRequest } from './api-client';
 import { createQueryClient } from './query';
 import { SessionProvider, useSession, type Session } from './session';
 
@@ -66,6 +67,23 @@ describe('session (SPEC.md §4)', () => {
     fetchMock.mockResolvedValue(json(401, { message: 'no', code: 'UNAUTHORIZED' }));
     renderSession();
     await waitFor(() => expect(screen.getByTestId('status').textContent).toBe('signed-out:'));
+    expect(localStorage.getItem('ss')).toBeNull();
+  });
+
+  it('a 401 to a call of the signed-in session ends it: signed out, token gone, ended set', async () => {
+    localStorage.setItem('ss', 'tok');
+    fetchMock.mockResolvedValueOnce(json(200, me));
+    renderSession();
+    await waitFor(() =>
+      expect(screen.getByTestId('status').textContent).toBe('signed-in:me@example.com'),
+    );
+    expect(session.ended).toBeFalsy();
+    fetchMock.mockResolvedValueOnce(json(401, { message: 'no', code: 'UNAUTHORIZED' }));
+    await act(async () => {
+      await apiRequest('GET', '/user/silver');
+    });
+    expect(screen.getByTestId('status').textContent).toBe('signed-out:');
+    expect(session.ended).toBe(true);
     expect(localStorage.getItem('ss')).toBeNull();
   });
 

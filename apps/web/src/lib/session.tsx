@@ -17,12 +17,17 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { apiRequest, getToken, setToken, type ApiResult } from './api-client';
+import { apiRequest, getToken, onSessionRevoked, setToken, type ApiResult } from './api-client';
 
 export type SessionStatus = 'unresolved' | 'signed-in' | 'signed-out';
 
 export interface Session {
   status: SessionStatus;
+  /**
+   * The server ended this signed-in session (a 401 with its token: expired, signed out
+   * elsewhere, suspended). Guards then send the visitor to /login rather than /join.
+   */
+  ended?: boolean;
   user: User | null;
   hunter: Hunter | null;
   /** Stores the token, loads the user; resolves with the GET /user result (200 = signed in). */
@@ -39,6 +44,7 @@ const SessionContext = createContext<Session | null>(null);
 
 interface State {
   status: SessionStatus;
+  ended?: boolean;
   user: User | null;
   hunter: Hunter | null;
 }
@@ -92,6 +98,25 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     // The first load renders the signed-in app as a transition (in slices, see main.tsx).
     void (early ?? fetchCurrentUser()).then((res) => startTransition(() => apply(mine, res)));
   }, [apply]);
+
+  // A 401 to a call made with the token of a signed-in session: the server ended it. (While
+  // unresolved, the first GET /user's answer decides, as SPEC.md §4 says.)
+  const signedIn = useRef(false);
+  useEffect(() => {
+    signedIn.current = state.status === 'signed-in';
+  }, [state.status]);
+  useEffect(
+    () =>
+      onSessionRevoked(() => {
+        if (!signedIn.current) return;
+        signedIn.current = false;
+        generation.current++;
+        setToken(null);
+        setState({ ...SIGNED_OUT, ended: true });
+        queryClient.clear();
+      }),
+    [queryClient],
+  );
 
   const login = useCallback(
     (token: string) => {

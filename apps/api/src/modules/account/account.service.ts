@@ -121,6 +121,13 @@ export class AccountService {
     await this.ctx.mailer.send(passwordResetMail(user.email, await this.createResetLink(user.id)));
   }
 
+  /** The admin console's resend: the same reset mail, to the user's address; 404 unknown user. */
+  async sendResetMail(userId: number): Promise<void> {
+    const user = await findUserById(this.ctx.db, userId);
+    if (!user) throw notFound();
+    await this.ctx.mailer.send(passwordResetMail(user.email, await this.createResetLink(user.id)));
+  }
+
   /**
    * A single-use password-set link (the reset machinery), valid for RESET_CODE_TTL_MS; the
    * admin CLI prints it for a user it created with an unusable password.

@@ -8,14 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enrolledAdmin, newAdmin, type Auth } from '../../../test/admin-support';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
 
-type Caller = 'anonymous' | 'member' | 'hunter' | 'pending' | 'admin';
+type Caller = 'anonymous' | 'member' | 'hunter' | 'pending' | 'suspended' | 'admin';
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * What an admin who has passed the second factor gets, per endpoint, with the request the
  * matrix sends (path parameters are 999999, an id nothing has: the gate is what is tested).
  * `pending` is an admin whose session has not passed TOTP: 403 SECOND_FACTOR_REQUIRED
- * everywhere but the /admin/totp calls, which give their own answers.
+ * everywhere but the /admin/totp calls, which give their own answers. `suspended` is an
+ * admin who had passed the second factor and was then suspended through the API: the
+ * suspension ended the session, so its token answers 401 everywhere.
  */
 const ROWS: Record<string, { body?: object; query?: string; admin: number; pending?: number }> = {
   'GET /admin/me': { admin: 200 },
@@ -30,6 +32,12 @@ const ROWS: Record<string, { body?: object; query?: string; admin: number; pendi
   'POST /admin/totp/enrol': { admin: 409, pending: 200 },
   'POST /admin/totp/confirm': { body: { code: '000000' }, admin: 409, pending: 400 },
   'POST /admin/totp/verify': { body: { recoveryCode: 'nope-nope' }, admin: 400, pending: 400 },
+  'GET /admin/users': { admin: 200 },
+  'GET /admin/users/{userId}': { admin: 404 },
+  'POST /admin/users/{userId}/suspend': { body: { reason: 'matrix' }, admin: 404 },
+  'POST /admin/users/{userId}/unsuspend': { admin: 404 },
+  'POST /admin/users/{userId}/silver': { body: { amount: 1, reason: 'matrix' }, admin: 404 },
+  'POST /admin/users/{userId}/mail': { body: { kind: 'reset' }, admin: 404 },
 };
 
 describe('admin authorization matrix', () => {
@@ -60,11 +68,20 @@ describe('admin authorization matrix', () => {
     const hunter = await signUp(t.app, { hunter: true });
     const pending = await newAdmin(t);
     const admin = await enrolledAdmin(t);
+    const suspended = await enrolledAdmin(t);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/admin/users/${suspended.userId}/suspend`,
+      headers: admin.auth,
+      payload: { reason: 'matrix' },
+    });
+    expect(res.statusCode).toBe(204);
     const who: Record<Caller, Auth | undefined> = {
       anonymous: undefined,
       member: member.auth,
       hunter: hunter.auth,
       pending: pending.auth,
+      suspended: suspended.auth,
       admin: admin.auth,
     };
     const SF = ADMIN_CODES.secondFactorRequired;
@@ -80,6 +97,7 @@ describe('admin authorization matrix', () => {
         member: { status: 403, code: 'FORBIDDEN' },
         hunter: { status: 403, code: 'FORBIDDEN' },
         pending: row.pending === undefined ? { status: 403, code: SF } : { status: row.pending },
+        suspended: { status: 401 },
         admin: { status: row.admin },
       };
       for (const caller of Object.keys(expected) as Caller[]) {

@@ -36,6 +36,7 @@ const liveSessionStmt = preparedQuery('sessions_live', (db) =>
       and(
         eq(sessions.tokenHash, sql.placeholder('hash')),
         gt(sessions.expiresAt, sql.placeholder('now')),
+        sessionUserJoin.notSuspended,
       ),
     )
     .limit(1),

@@ -34,6 +34,7 @@ export type SilverReason =
   | 'bounty_hold'
   | 'bounty_win'
   | 'bounty_refund'
+  | 'admin_grant'
   // Open for reasons other features add.
   | (string & {});
 
@@ -108,6 +109,19 @@ export async function creditSilver(
   if (!row) throw new AppError(404, 'NOT_FOUND', 'User not found.');
   await record(tx, userId, amount, row.silver, reason, refId, opts.at);
   return row.silver;
+}
+
+/**
+ * An admin's grant (the admin console): a credit with the ledger reason `admin_grant`, which
+ * the member's silver history shows as SILVER_REASON_LABEL says. Returns the balance after.
+ */
+export function grantSilver(
+  tx: DbOrTx,
+  userId: number,
+  amount: number,
+  opts: SilverOptions = {},
+): Promise<number> {
+  return creditSilver(tx, userId, amount, 'admin_grant', null, opts);
 }
 
 /**

@@ -4,7 +4,7 @@
  * A hunter's claim list stays one statement (claims joined with bounty, round and hunter);
  * the hunter's claim totals are a SQL fragment profiles composes with its own post counts.
  */
-import { eq, gte, sql, type SQL } from 'drizzle-orm';
+import { desc, eq, gte, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../db/client';
 import { keysetWhere, type Keyset } from '../../db/keyset';
 import { bounties, claims, votes } from '../../db/schema';
@@ -91,4 +91,69 @@ export async function activitySince(
     .from(votes)
     .where(gte(votes.createdAt, since));
   return { claims: Number(c?.n ?? 0), votes: Number(v?.n ?? 0) };
+}
+
+/** A vote a user cast, with the claim's bounty (the admin console's user page). */
+export interface UserVoteRow {
+  id: number;
+  claimId: number;
+  bountyId: number;
+  bountyTitle: string;
+  value: number;
+  createdAt: Date;
+}
+
+/** The user's newest votes (votes_user_idx: user_id, id desc). */
+export function recentVotesOf(db: DbOrTx, userId: number, limit: number): Promise<UserVoteRow[]> {
+  return db
+    .select({
+      id: votes.id,
+      claimId: votes.claimId,
+      bountyId: claims.bountyId,
+      bountyTitle: bounties.title,
+      value: votes.value,
+      createdAt: votes.createdAt,
+    })
+    .from(votes)
+    .innerJoin(claims, eq(claims.id, votes.claimId))
+    .innerJoin(bounties, eq(bounties.id, claims.bountyId))
+    .where(eq(votes.userId, userId))
+    .orderBy(desc(votes.id))
+    .limit(limit);
+}
+
+/** A hunter's claim as the admin console lists it, hidden ones included. */
+export interface AdminClaimRow {
+  id: number;
+  bountyId: number;
+  bountyTitle: string;
+  roundNumber: number;
+  media: string;
+  votes: number;
+  hiddenAt: Date | null;
+  createdAt: Date;
+}
+
+/** The hunter's newest claims, hidden ones too (claims_hunter_feed_idx). */
+export function recentClaimsOf(
+  db: DbOrTx,
+  hunterId: number,
+  limit: number,
+): Promise<AdminClaimRow[]> {
+  return db
+    .select({
+      id: claims.id,
+      bountyId: claims.bountyId,
+      bountyTitle: bounties.title,
+      roundNumber: claims.roundNumber,
+      media: claims.media,
+      votes: claims.votes,
+      hiddenAt: claims.hiddenAt,
+      createdAt: claims.createdAt,
+    })
+    .from(claims)
+    .innerJoin(bounties, eq(bounties.id, claims.bountyId))
+    .where(eq(claims.hunterId, hunterId))
+    .orderBy(sql`${claims.createdAt} desc nulls last`, sql`${claims.id} desc nulls last`)
+    .limit(limit);
 }

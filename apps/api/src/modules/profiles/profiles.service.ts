@@ -98,7 +98,9 @@ export class ProfilesService {
 
   private async hunterOr404(hunterId: number): Promise<HunterWithHandle> {
     const hunter = await findHunterById(this.ctx.db, hunterId);
-    if (!hunter) throw notFound(PROFILE_MSG.hunterNotFound, 'HUNTER_NOT_FOUND');
+    // A suspended account's profile is not shown (issue 17: its content is hidden).
+    if (!hunter || hunter.suspendedAt)
+      throw notFound(PROFILE_MSG.hunterNotFound, 'HUNTER_NOT_FOUND');
     return hunter;
   }
 
@@ -122,7 +124,7 @@ export class ProfilesService {
   /** GET /hunter/handle/{handle} */
   async profileByHandle(handle: string): Promise<HunterProfile> {
     const hunter = await findHunterByHandle(this.ctx.db, handle);
-    if (!hunter) throw notFound(PROFILE_MSG.noProfile, 'HUNTER_NOT_FOUND');
+    if (!hunter || hunter.suspendedAt) throw notFound(PROFILE_MSG.noProfile, 'HUNTER_NOT_FOUND');
     const stats = await hunterStats(this.ctx.db, hunter.id);
     return { ...presentHunter(hunter), stats };
   }

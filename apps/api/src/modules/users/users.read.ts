@@ -193,12 +193,15 @@ export function hunterDirectoryPage(opts: {
 
 /**
  * Fragment for auth's session lookup (a prepared statement every authenticated request runs):
- * the users table joined on a session's user id, and the role it reads.
+ * the users table joined on a session's user id, the role it reads, and the condition that
+ * the user is not suspended.
  */
 export const sessionUserJoin = {
   table: users,
   on: (userId: AnyPgColumn) => eq(users.id, userId),
   role: users.role,
+  /** A suspended user's sessions stop working at once, even one made while suspending. */
+  notSuspended: isNull(users.suspendedAt),
 };
 
 /**
@@ -286,4 +289,33 @@ export async function contactsOf(
     .from(users)
     .where(sql`${users.id} in ${unique}`);
   return new Map(rows.map(({ id, ...r }) => [id, r]));
+}
+
+/**
+ * The admin console's user search, newest first (id desc), keyset paged by `beforeId`. `q` is
+ * matched as an id (when it is one) or as the start of the e-mail or handle: `lower(x) like
+ * 'q%'` on users_email_prefix_idx / users_handle_prefix_idx (text_pattern_ops), the term
+ * lower-cased and LIKE-escaped so the prefix stays an index range.
+ */
+export function searchUsers(
+  db: DbOrTx,
+  opts: { q?: string; beforeId?: number; limit: number },
+): Promise<UserRow[]> {
+  const where: SQL[] = [];
+  const q = opts.q?.trim();
+  if (q) {
+    const prefix = `${likeEscape(q.toLowerCase())}%`;
+    const match: SQL[] = [sql`lower(${users.email}) like ${prefix}`];
+    if (!q.includes('@')) match.push(sql`lower(${users.handle}) like ${prefix}`);
+    const asId = /^\d{1,10}$/.test(q) ? Number(q) : NaN;
+    if (asId >= 1 && asId <= 2_147_483_647) match.push(eq(users.id, asId));
+    where.push(or(...match)!);
+  }
+  if (opts.beforeId !== undefined) where.push(lt(users.id, opts.beforeId));
+  return db
+    .select()
+    .from(users)
+    .where(where.length ? and(...where) : undefined)
+    .orderBy(sql`${users.id} desc`)
+    .limit(opts.limit);
 }

@@ -5,6 +5,7 @@
 import type { SvgIconProps } from '@mui/material/SvgIcon';
 import BadgeIcon from '@mui/icons-material/Badge';
 import DashboardIcon from '@mui/icons-material/Dashboard';
+import PeopleIcon from '@mui/icons-material/People';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import type { ComponentType } from 'react';
 
@@ -31,6 +32,13 @@ export const ADMIN_PAGES: AdminPage[] = [
     icon: BadgeIcon,
     page: () => import('./pages/identities-page'),
     children: [{ path: 'identities/:id', page: () => import('./pages/identity-review-page') }],
+  },
+  {
+    path: 'users',
+    label: 'Users',
+    icon: PeopleIcon,
+    page: () => import('./pages/users-page'),
+    children: [{ path: 'users/:userId', page: () => import('./pages/user-page') }],
   },
   {
     path: 'audit',

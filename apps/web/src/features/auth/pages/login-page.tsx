@@ -17,7 +17,7 @@ import { AuthCard } from '../components/auth-card';
 
 /** SPEC.md §2 /login, §4 Login, §8 Login messages. No client-side validation (§5). */
 export default function LoginPage() {
-  const { status, user, login } = useSession();
+  const { status, user, ended, login } = useSession();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
@@ -36,6 +36,8 @@ export default function LoginPage() {
     try {
       const res = await postLogin({ email, password });
       if (res.status === 400) return setError(AUTH_MSG.loginInvalid);
+      // 403 {code: "SUSPENDED"} is the one refusal of a right password (CONTRACT.md).
+      if (res.status === 403) return setError(AUTH_MSG.suspended);
       if (res.status !== 200 || !res.data?.token) return setError(AUTH_MSG.loginOther(res.status));
       const me = await login(res.data.token);
       // On success the session is signed in and the redirect above takes the user to /.
@@ -51,6 +53,11 @@ export default function LoginPage() {
     <AuthCard title="Sign In" subtitle="Welcome back, hunter.">
       <Box component="form" noValidate onSubmit={submit}>
         <Stack spacing={2}>
+          {ended && !error && (
+            <Alert severity="info" data-testid="session-ended">
+              {AUTH_MSG.sessionEnded}
+            </Alert>
+          )}
           <TextField
             label="Email"
             type="email"
