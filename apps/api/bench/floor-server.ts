@@ -303,6 +303,7 @@ app.get('/user', async (req) => {
       votes: u.votes,
       membership: u.membership,
       identityStatus: u.identity_status,
+      identityReason: u.identity_status === 'rejected' ? (u.identity_reason ?? null) : null,
     },
     hunter: h
       ? {

@@ -27,6 +27,7 @@ import bountiesRoutes from './modules/bounties/bounties.routes';
 import mediaRoutes from './modules/media/media.routes';
 import profilesRoutes from './modules/profiles/profiles.routes';
 import adminRoutes from './modules/admin/admin.routes';
+import identityRoutes from './modules/identity/identity.routes';
 import adminUsersRoutes from './modules/admin/admin-users.routes';
 import moderationRoutes from './modules/moderation/moderation.routes';
 import { registerCompression } from './plugins/compress';
@@ -126,6 +127,7 @@ export async function buildApp(root: Root, logger: FastifyBaseLogger): Promise<F
   await app.register(bountiesRoutes);
   await app.register(profilesRoutes);
   await app.register(adminRoutes);
+  await app.register(identityRoutes);
   await app.register(adminUsersRoutes);
   await app.register(moderationRoutes);
 

@@ -31,6 +31,8 @@ import { RenewalService } from './modules/billing/renewal.service';
 import { bountiesJobs } from './modules/bounties/bounties.jobs';
 import { BountiesService } from './modules/bounties/bounties.service';
 import { FeedCache } from './modules/bounties/feed-cache';
+import { identityJobs } from './modules/identity/identity.jobs';
+import { IdentityService } from './modules/identity/identity.service';
 import { mediaJobs } from './modules/media/media.jobs';
 import { VideoTools } from './modules/media/media.processor';
 import { MediaService } from './modules/media/media.service';
@@ -102,6 +104,13 @@ function createServices(
   const admin = new AdminService(ctx, parts.cipher, users, auth, account, audit);
   const moderation = new ModerationService(ctx, { audit, bounties, profiles, users });
   const dashboard = new DashboardService(ctx);
+  const identity = new IdentityService(
+    ctx,
+    users,
+    media,
+    audit,
+    parts.cipher.deriveKey('identity-media-url'),
+  );
   const adminUsers = new AdminUsersService(ctx, users, auth, account, audit);
   return {
     media,
@@ -116,6 +125,7 @@ function createServices(
     admin,
     moderation,
     dashboard,
+    identity,
     adminUsers,
   };
 }
@@ -144,6 +154,7 @@ export function createRoot(parts: RootParts): Root {
   const jobDefinitions = [
     ...mediaJobs(services.media),
     ...accountJobs(services.account, log),
+    ...identityJobs(services.identity, log),
     ...billingJobs(services.renewal),
     ...bountiesJobs(services.bounties),
   ];

@@ -197,8 +197,17 @@ export const identitySchema = z.object({
 });
 export type IdentityInput = z.infer<typeof identitySchema>;
 
-/** PUT /user/identity: the two private uploads and the age confirmation (SPEC.md §5 Identity). */
+/**
+ * PUT /user/identity: SPEC.md's `{idFront, idSelfie}`; the form's age confirmation, when sent,
+ * is recorded with the submission (CONTRACT.md: extra fields are optional).
+ */
 export const identitySubmitSchema = identitySchema.extend({
-  ageConfirmed: z.literal(true, { error: ACCOUNT_MSG.ageRequired }),
+  ageConfirmed: z.boolean().optional(),
 });
 export type IdentitySubmitInput = z.infer<typeof identitySubmitSchema>;
+
+/** The identity form (SPEC.md §5 Identity): the user confirms being at least 18. */
+export const identityFormSchema = identitySchema.extend({
+  ageConfirmed: z.literal(true, { error: ACCOUNT_MSG.ageRequired }),
+});
+export type IdentityFormInput = z.infer<typeof identityFormSchema>;

@@ -38,6 +38,8 @@ export const userAnswer = z.object({
   votes: z.number().int(),
   membership: z.number().int().nullable(),
   identityStatus: z.enum(IDENTITY_STATUS),
+  /** Why the last identity submission was rejected; null unless identityStatus is rejected. */
+  identityReason: z.string().nullable(),
 });
 export type User = z.infer<typeof userAnswer>;
 

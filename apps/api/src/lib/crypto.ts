@@ -77,6 +77,17 @@ export class FieldCipher {
     }
   }
 
+  /**
+   * A key for another purpose (e.g. signing short-lived URLs), derived from the current key
+   * with HKDF-SHA256 so the field key itself never signs anything. Every instance with the
+   * same ENCRYPTION_KEY derives the same bytes.
+   */
+  deriveKey(purpose: string): Buffer {
+    return Buffer.from(
+      crypto.hkdfSync('sha256', this.current.bytes, Buffer.alloc(0), `bountyhunt:${purpose}`, 32),
+    );
+  }
+
   /** The key id a ciphertext was made with (null when malformed). */
   static keyIdOf(sealed: string): string | null {
     const parts = sealed.split(':');

@@ -113,3 +113,33 @@ export function passwordChangedMail(to: string): MailMessage {
     footnote: `If you did not make this change, reset your password and contact ${UI.supportEmail}.`,
   });
 }
+
+/** The identity review approved the user's documents. */
+export function identityApprovedMail(to: string, link: string): MailMessage {
+  return compose(to, 'Your identity is verified', {
+    preheader: 'Your identity documents were approved.',
+    heading: 'Your identity is verified',
+    paragraphs: [
+      'Thank you for your patience. Our review team has checked your ID photo and selfie, and your identity is now verified.',
+      'Payouts can be sent to you once your tax and banking details are complete.',
+    ],
+    button: { label: 'View Your Account', href: link },
+    footnote:
+      'Your document photos are deleted 30 days after this decision; the decision itself is kept.',
+  });
+}
+
+/** The identity review rejected the documents: the reason and the way to submit again. */
+export function identityRejectedMail(to: string, reason: string, link: string): MailMessage {
+  return compose(to, 'We could not verify your identity', {
+    preheader: 'Your identity documents need another look. Please submit new photos.',
+    heading: 'We could not verify your identity',
+    paragraphs: [
+      'Our review team looked at your ID photo and selfie but could not verify your identity.',
+      `Reason: ${reason}`,
+      'Please upload new photos on the identity page; we review every new submission.',
+    ],
+    button: { label: 'Submit New Photos', href: link },
+    footnote: `Questions about this decision? Write to ${UI.supportEmail}.`,
+  });
+}

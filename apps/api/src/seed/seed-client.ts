@@ -149,9 +149,10 @@ export class SeedClient {
     w: number,
     h: number,
     caption?: string,
+    endpoint: '/media/image' | '/media/identity' = '/media/image',
   ): Promise<string> => {
     const jpeg = await artJpeg(this.artSeed++, w, h, caption);
-    const { key } = await this.call<{ key: string }>('POST', '/media/image', {
+    const { key } = await this.call<{ key: string }>('POST', endpoint, {
       token: actor.token,
       raw: jpeg,
       type: 'image/jpeg',

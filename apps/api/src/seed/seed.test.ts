@@ -44,6 +44,13 @@ describe('demo seed', () => {
     expect(result.counts.admins).toBe(1);
   });
 
+  it('leaves three identities waiting for review in the operations console', async () => {
+    if (!withMedia()) return;
+    expect(result.counts.identities).toBe(3);
+    const { dashboard } = t.root.services;
+    expect((await dashboard.dashboard()).pendingIdentities).toBe(3);
+  });
+
   it('lets the README accounts sign in; the member is active with silver left', async () => {
     for (const email of [DEMO_MEMBER_EMAIL, DEMO_HUNTER_EMAIL]) {
       const res = await t.app.inject({

@@ -297,6 +297,23 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
     await closeRounds();
     await runJobs();
 
+    // ---- waiting for the operations console ------------------------------------------
+    // Three hunters (not the README's demo hunter) sent an ID photo and a selfie: the
+    // identity review queue has work, oldest first.
+    if (canMedia && has('POST', '/media/identity') && has('PUT', '/user/identity')) {
+      for (const [i, h] of hunters.slice(1, 4).entries()) {
+        clock.set(new Date(end.getTime() - (3 - i) * HOUR));
+        const idFront = await uploadImage(h, 1000, 630, 'ID CARD', '/media/identity');
+        const idSelfie = await uploadImage(h, 720, 960, 'SELFIE', '/media/identity');
+        await call('PUT', '/user/identity', {
+          token: h.token,
+          body: { idFront, idSelfie, ageConfirmed: true },
+        });
+        bump('identities');
+      }
+      clock.set(end);
+    }
+
     // Sessions made for seeding end here; the README's accounts sign in with their password.
     for (const a of [...members, ...hunters])
       await call('DELETE', `/auth/${encodeURIComponent(a.token)}`, { token: a.token });

@@ -25,6 +25,7 @@ function user(over: Partial<User>): User {
     votes: 0,
     membership: null,
     identityStatus: 'none',
+    identityReason: null,
     ...over,
   };
 }

@@ -5,7 +5,6 @@ import {
   bankSchema,
   bioSchema,
   handleSchema,
-  identitySubmitSchema,
   nameSchema,
   passwordChangeSchema,
   pictureSchema,
@@ -249,24 +248,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
   );
 
-  app.put(
-    '/user/identity',
-    {
-      onRequest: hunterOnly,
-      schema: {
-        tags: ['account'],
-        summary: 'Submit an ID photo and a selfie (private uploads) for review; status → pending',
-        security: bearer,
-        body: identitySubmitSchema,
-        response: { 204: z.null(), ...errors },
-      },
-    },
-    async (request, reply) => {
-      const actor = await requireRole(request, ROLE.hunter);
-      await account.submitIdentity(actor, request.body.idFront, request.body.idSelfie);
-      return reply.code(204).send(null);
-    },
-  );
+  // PUT /user/identity: modules/identity/identity.routes.ts (the review lives there).
 
   // ── Role 2: banking ──────────────────────────────────────────────────────────────────────
   app.put(

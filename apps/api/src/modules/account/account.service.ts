@@ -238,18 +238,6 @@ export class AccountService {
     );
   }
 
-  /** PUT /user/identity: two private uploads; the review happens elsewhere, status → pending. */
-  async submitIdentity(actor: Actor, idFront: string, idSelfie: string): Promise<void> {
-    if (idFront === idSelfie) throw badRequest(ACCOUNT_MSG.idSelfieRequired, 'MEDIA_INVALID');
-    await this.ownImage(actor, idFront, 'private', ACCOUNT_MSG.idFrontRequired);
-    await this.ownImage(actor, idSelfie, 'private', ACCOUNT_MSG.idSelfieRequired);
-    await this.users.update(actor.userId, {
-      idFrontKey: idFront,
-      idSelfieKey: idSelfie,
-      identityStatus: 'pending',
-    });
-  }
-
   /**
    * Re-encrypts SSNs and bank account numbers made with an earlier key (ENCRYPTION_KEY_PREVIOUS)
    * under the current ENCRYPTION_KEY, in batches. Returns how many users were rewritten.

@@ -24,6 +24,10 @@ const ROWS: Record<string, { body?: object; query?: string; admin: number; pendi
   'GET /admin/audit': { admin: 200 },
   'GET /admin/dashboard': { admin: 200 },
   'GET /admin/totp/status': { admin: 200, pending: 200 },
+  'GET /admin/identities': { admin: 200 },
+  'GET /admin/identities/{id}': { admin: 404 },
+  'POST /admin/identities/{id}/approve': { admin: 404 },
+  'POST /admin/identities/{id}/reject': { body: { reason: 'blurry' }, admin: 404 },
   // The enrolled admin already has a factor: 409; the pending admin may enrol.
   'POST /admin/totp/enrol': { admin: 409, pending: 200 },
   'POST /admin/totp/confirm': { body: { code: '000000' }, admin: 409, pending: 400 },

@@ -29,6 +29,7 @@ describe('registration (POST /user)', () => {
       silver: 0,
       votes: 0,
       identityStatus: 'none',
+      identityReason: null,
     });
     expect(Object.keys(user).sort()).toEqual(
       [
@@ -48,6 +49,7 @@ describe('registration (POST /user)', () => {
         'votes',
         'membership',
         'identityStatus',
+        'identityReason',
       ].sort(),
     );
     expect(res.body).not.toContain('password');

@@ -38,6 +38,7 @@ export function presentUser(row: UserRow): User {
     votes: row.votes,
     membership: row.membership,
     identityStatus: row.identityStatus as IdentityStatus,
+    identityReason: row.identityStatus === 'rejected' ? row.identityReason : null,
   };
 }
 

@@ -296,6 +296,31 @@ export async function userTotals(
   };
 }
 
+/** Who these users are, for the admin tables that list them (the identity review queue). */
+export async function contactsOf(
+  db: DbOrTx,
+  ids: number[],
+): Promise<
+  Map<
+    number,
+    { email: string; handle: string | null; firstName: string | null; lastName: string | null }
+  >
+> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return new Map();
+  const rows = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      handle: users.handle,
+      firstName: users.firstName,
+      lastName: users.lastName,
+    })
+    .from(users)
+    .where(sql`${users.id} in ${unique}`);
+  return new Map(rows.map(({ id, ...r }) => [id, r]));
+}
+
 /**
  * The admin console's user search, newest first (id desc), keyset paged by `beforeId`. `q` is
  * matched as an id (when it is one) or as the start of the e-mail or handle: `lower(x) like

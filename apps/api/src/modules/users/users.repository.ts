@@ -155,3 +155,15 @@ export function hunterPreviews(db: DbOrTx, ids: number[]) {
     .innerJoin(users, eq(users.id, hunters.userId))
     .where(sql`${hunters.id} in ${ids}`);
 }
+
+/** Forgets the identity document keys of a user when they are these (their images are deleted). */
+export async function clearIdentityKeys(db: DbOrTx, userId: number, keys: string[]): Promise<void> {
+  if (!keys.length) return;
+  await db
+    .update(users)
+    .set({
+      idFrontKey: sql`case when ${users.idFrontKey} in ${keys} then null else ${users.idFrontKey} end`,
+      idSelfieKey: sql`case when ${users.idSelfieKey} in ${keys} then null else ${users.idSelfieKey} end`,
+    })
+    .where(eq(users.id, userId));
+}

@@ -14,6 +14,7 @@ import type { ReportItemPreview } from '@bountyhunt/shared/moderation';
 import type { HiddenChange } from '../../lib/visibility';
 import {
   addRoleBits,
+  clearIdentityKeys,
   ensureHunter,
   findStaleCiphertexts,
   findUserWithHunter,
@@ -101,6 +102,11 @@ export class UsersService {
     db: DbOrTx = this.ctx.db,
   ): Promise<UserRow> {
     return updateUser(db, id, values);
+  }
+
+  /** After the identity images are deleted: the user's columns stop naming them. */
+  clearIdentityKeys(userId: number, keys: string[], db: DbOrTx = this.ctx.db): Promise<void> {
+    return clearIdentityKeys(db, userId, keys);
   }
 
   /** The hunter row of a creator, created if it is somehow missing. */

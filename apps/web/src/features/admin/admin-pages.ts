@@ -3,6 +3,7 @@
  * lazy page module. Adding a page to the console is one entry here.
  */
 import type { SvgIconProps } from '@mui/material/SvgIcon';
+import BadgeIcon from '@mui/icons-material/Badge';
 import DashboardIcon from '@mui/icons-material/Dashboard';
 import PeopleIcon from '@mui/icons-material/People';
 import FlagIcon from '@mui/icons-material/Flag';
@@ -25,6 +26,13 @@ export const ADMIN_PAGES: AdminPage[] = [
     label: 'Dashboard',
     icon: DashboardIcon,
     page: () => import('./pages/dashboard-page'),
+  },
+  {
+    path: 'identities',
+    label: 'Identity review',
+    icon: BadgeIcon,
+    page: () => import('./pages/identities-page'),
+    children: [{ path: 'identities/:id', page: () => import('./pages/identity-review-page') }],
   },
   {
     path: 'users',

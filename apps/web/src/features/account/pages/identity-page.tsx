@@ -1,14 +1,19 @@
 import {
   ACCOUNT_SUCCESS,
   IDENTITY_UPLOAD_ERRORS,
-  identitySubmitSchema,
+  identityFormSchema,
 } from '@bountyhunt/shared/account';
 import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { useSession } from '../../../lib/session';
 import { putIdentity } from '../api/submit-identity';
 import { formError, useFormFlow } from '../components/form-flow';
@@ -21,6 +26,60 @@ const STATUS_TEXT = {
   rejected: 'Your last submission could not be verified. Please upload new photos.',
 } as const;
 
+/** The review's result (CONTRACT.md identityStatus / identityReason), above the form. */
+function ReviewResult({
+  status,
+  reason,
+}: {
+  status: 'pending' | 'approved' | 'rejected';
+  reason: string | null;
+}) {
+  if (status === 'rejected')
+    return (
+      <Alert severity="warning" data-testid="identity-result">
+        <AlertTitle>{STATUS_TEXT.rejected}</AlertTitle>
+        {reason && (
+          <Typography variant="body2" data-testid="identity-reason" sx={{ mb: 0.5 }}>
+            Reason: {reason}
+          </Typography>
+        )}
+        <Typography variant="body2">
+          Upload a new ID photo and selfie below and submit them again for review.
+        </Typography>
+      </Alert>
+    );
+  return (
+    <Alert severity={status === 'approved' ? 'success' : 'info'} data-testid="identity-result">
+      {STATUS_TEXT[status]}
+    </Alert>
+  );
+}
+
+/** Once verified there is nothing to submit: the result and the way back. */
+function Verified() {
+  return (
+    <Box sx={{ maxWidth: 560, mx: 'auto', px: 2, py: { xs: 3, sm: 6 } }}>
+      <Paper sx={{ p: { xs: 2.5, sm: 4 } }}>
+        <Typography variant="h1" sx={{ fontSize: { xs: '1.6rem', sm: '2rem' }, mb: 2 }}>
+          Identity Verification
+        </Typography>
+        <Stack spacing={2.5}>
+          <ReviewResult status="approved" reason={null} />
+          <Typography color="text.secondary">
+            Our review team has verified your identity. Your document photos are deleted 30 days
+            after the review.
+          </Typography>
+          <Typography sx={{ textAlign: 'center' }}>
+            <Link component={RouterLink} to="/account">
+              Back to settings
+            </Link>
+          </Typography>
+        </Stack>
+      </Paper>
+    </Box>
+  );
+}
+
 /** /account/identity: ID photo, selfie with ID, age confirmation → pending review (SPEC.md §5). */
 export default function IdentityPage() {
   const { user, refresh } = useSession();
@@ -32,7 +91,7 @@ export default function IdentityPage() {
 
   const onSubmit = () =>
     flow.submit(async () => {
-      const parsed = identitySubmitSchema.safeParse({
+      const parsed = identityFormSchema.safeParse({
         idFront: idFront ?? '',
         idSelfie: idSelfie ?? '',
         ageConfirmed: adult,
@@ -46,6 +105,8 @@ export default function IdentityPage() {
       return formError(res);
     });
 
+  if (status === 'approved') return <Verified />;
+
   return (
     <SettingsForm
       title="Identity Verification"
@@ -54,13 +115,7 @@ export default function IdentityPage() {
       submitLabel="Submit for Review"
       onSubmit={onSubmit}
     >
-      {status !== 'none' && (
-        <Alert
-          severity={status === 'approved' ? 'success' : status === 'rejected' ? 'warning' : 'info'}
-        >
-          {STATUS_TEXT[status]}
-        </Alert>
-      )}
+      {status !== 'none' && <ReviewResult status={status} reason={user?.identityReason ?? null} />}
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={3} sx={{ alignItems: 'flex-start' }}>
         <Stack spacing={1} sx={{ flex: 1, width: '100%', alignItems: 'center' }}>
           <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 700 }}>

@@ -3,6 +3,7 @@ export const adminKeys = {
   all: ['admin'] as const,
   totpStatus: () => [...adminKeys.all, 'totp-status'] as const,
   dashboard: () => [...adminKeys.all, 'dashboard'] as const,
+  identity: (id: number) => [...adminKeys.all, 'identity', id] as const,
   /** One user's page (GET /admin/users/{userId}). */
   user: (userId: number) => [...adminKeys.all, 'user', userId] as const,
   /** A paged table: its path and filters, then the page's cursor. */
