@@ -51,6 +51,12 @@ describe('demo seed', () => {
     expect((await dashboard.dashboard()).pendingIdentities).toBe(3);
   });
 
+  it('leaves two reported claims in the reports queue, one reported three times', async () => {
+    if (!withBounties() || !withMedia()) return;
+    expect(result.counts.reports).toBe(4);
+    expect((await t.root.services.dashboard.dashboard()).openReports).toBe(2);
+  });
+
   it('lets the README accounts sign in; the member is active with silver left', async () => {
     for (const email of [DEMO_MEMBER_EMAIL, DEMO_HUNTER_EMAIL]) {
       const res = await t.app.inject({

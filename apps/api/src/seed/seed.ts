@@ -167,6 +167,8 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
       }
     }
 
+    const claimsMade: { claimId: number; hunterIndex: number }[] = [];
+
     /** Hunters for a round, the likeable ones more often; never the demo hunter in active rounds. */
     function pickHunters(count: number, allowDemo: boolean) {
       const pool = hunters.filter((_, i) => allowDemo || i !== 0);
@@ -207,6 +209,7 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
               body: { bountyId: state.bountyId, roundId: number, media, multiple: false },
             });
             claim.id = c.claimId;
+            claimsMade.push({ claimId: c.claimId, hunterIndex: hunters.indexOf(h) });
             bump('claims');
           },
         });
@@ -312,6 +315,26 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
         bump('identities');
       }
       clock.set(end);
+    }
+
+    // Members reported two claims (not the demo hunter's): the reports queue has work, one item
+    // reported three times.
+    if (has('POST', '/report')) {
+      const reported = claimsMade.filter((c) => c.hunterIndex !== 0).slice(-2);
+      const reasons = [
+        { reason: 'spam', text: 'Same picture posted on every bounty.' },
+        { reason: 'copyright', text: 'This photo is from a stock site.' },
+        { reason: 'other' },
+      ];
+      for (const [i, c] of reported.entries()) {
+        for (const [j, m] of members.slice(0, i === 0 ? 3 : 1).entries()) {
+          await call('POST', '/report', {
+            token: m.token,
+            body: { targetType: 'claim', targetId: c.claimId, ...reasons[(i + j) % 3]! },
+          });
+          bump('reports');
+        }
+      }
     }
 
     // Sessions made for seeding end here; the README's accounts sign in with their password.
