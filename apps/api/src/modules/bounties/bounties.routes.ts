@@ -137,7 +137,8 @@ const bountiesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.number().int(), 404: errorAnswer },
       },
     },
-    async (request) => service.rank(pathId(request.params.id)),
+    async (request) =>
+      service.rank(pathId(request.params.id), viewerOf(await optionalActor(request))),
   );
 
   app.get(

@@ -256,8 +256,13 @@ export class BountiesService {
     return presentClaim(view);
   }
 
-  /** GET /claim/rank/{id}: 1 for most votes in its round, ties to the earlier claim. */
-  async rank(id: number): Promise<number> {
+  /**
+   * GET /claim/rank/{id}: 1 for most votes in its round, ties to the earlier claim; hidden
+   * claims neither count nor answer (404 but for their hunter and admins, like GET /claim).
+   */
+  async rank(id: number, viewer: Viewer = ANONYMOUS): Promise<number> {
+    if (!(await claimsRepo.findClaimView(this.ctx.db, id, viewer)))
+      throw notFound(BOUNTY_MSG.claimNotFound, 'CLAIM_NOT_FOUND');
     const rank = await claimsRepo.claimRank(this.ctx.db, id);
     if (rank === undefined) throw notFound(BOUNTY_MSG.claimNotFound, 'CLAIM_NOT_FOUND');
     return rank;

@@ -169,6 +169,7 @@ export async function roundsWithClaims(
 }
 
 /** 1 + the claims of the same round ranked before this one; undefined for an unknown claim. */
+/** The claim's rank among the round's claims the public sees (hidden ones do not count). */
 export async function claimRank(db: DbOrTx, claimId: number): Promise<number | undefined> {
   const rows = await queryRows<{ rank: number | string }>(
     db,
@@ -177,6 +178,7 @@ export async function claimRank(db: DbOrTx, claimId: number): Promise<number | u
         where o.bounty_id = c.bounty_id and o.round_number = c.round_number
           and (o.votes > c.votes
             or (o.votes = c.votes and (o.created_at, o.id) < (c.created_at, c.id)))
+          and o.hidden_at is null
       ) as rank
       from claims c where c.id = ${claimId}`,
   );

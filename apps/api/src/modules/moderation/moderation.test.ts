@@ -420,6 +420,11 @@ describe('a hidden item is gone from every listing', () => {
       { name: 'search', shows: inFeed(word, isClaim), everyone: true },
       { name: 'bounty page', shows: inList(`/bounty/${bountyId}`, isClaim) },
       { name: 'claim page', shows: inList(`/claim/${claimId}`, isClaim) },
+      {
+        name: 'claim rank',
+        shows: async (auth) => (await get(`/claim/rank/${claimId}`, auth)).statusCode === 200,
+        owner: true,
+      },
       { name: 'profile claims', shows: inList(`/user/claims/${h.hunterId}`, isClaim) },
       { name: 'profile feed', shows: inList(`/hunter/${h.hunterId}/feed`, isClaim) },
     ];
