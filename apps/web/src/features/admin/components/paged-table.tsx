@@ -17,6 +17,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import type { useTablePage } from '../api/use-table-page';
+import { formatDateTime } from './format';
 
 export interface Column<T> {
   key: string;
@@ -98,4 +99,17 @@ export function PagedTable<T>({
       </Box>
     </Paper>
   );
+}
+
+/** A time column (UTC, on one line). */
+export function timeColumn<T>(
+  key: string,
+  label: string,
+  at: (row: T) => string | null | undefined,
+): Column<T> {
+  return {
+    key,
+    label,
+    render: (row) => <Box sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(at(row))}</Box>,
+  };
 }

@@ -7,8 +7,7 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTablePage } from '../api/use-table-page';
-import { formatDateTime } from '../components/format';
-import { PagedTable, type Column } from '../components/paged-table';
+import { PagedTable, timeColumn, type Column } from '../components/paged-table';
 
 function Changes({ entry }: { entry: AuditEntry }) {
   const names = [
@@ -33,11 +32,7 @@ function Changes({ entry }: { entry: AuditEntry }) {
 }
 
 const columns: Column<AuditEntry>[] = [
-  {
-    key: 'time',
-    label: 'Time',
-    render: (e) => <Box sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(e.created)}</Box>,
-  },
+  timeColumn('time', 'Time', (e) => e.created),
   {
     key: 'actor',
     label: 'Actor',

@@ -4,17 +4,11 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useNavigate } from 'react-router';
 import { useTablePage } from '../api/use-table-page';
-import { formatDateTime } from '../components/format';
 import { AgeChip, fullName } from '../components/identity-bits';
-import { PagedTable, type Column } from '../components/paged-table';
+import { PagedTable, timeColumn, type Column } from '../components/paged-table';
 
 const columns: Column<IdentityQueueItem>[] = [
-  {
-    key: 'submitted',
-    label: 'Submitted',
-    width: 210,
-    render: (i) => <Box sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(i.submitted)}</Box>,
-  },
+  timeColumn('submitted', 'Submitted', (i) => i.submitted),
   {
     key: 'user',
     label: 'User',

@@ -28,7 +28,7 @@ import { useFeedback } from '../../../lib/feedback';
 import { useDecideReport } from '../api/decide-report';
 import { useTablePage } from '../api/use-table-page';
 import { formatDateTime } from '../components/format';
-import { PagedTable, type Column } from '../components/paged-table';
+import { PagedTable, timeColumn, type Column } from '../components/paged-table';
 
 const TYPE_LABEL: Record<ReportTarget, string> = {
   claim: 'Claim',
@@ -157,11 +157,7 @@ function Decide({
 }
 
 const reportColumns: Column<Report>[] = [
-  {
-    key: 'time',
-    label: 'Reported',
-    render: (r) => <Box sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.created)}</Box>,
-  },
+  timeColumn('time', 'Reported', (r) => r.created),
   { key: 'reporter', label: 'By', render: (r) => r.reporterEmail ?? `#${r.reporterId}` },
   { key: 'reason', label: 'Reason', render: (r) => REPORT_REASON_LABELS[r.reason] },
   {
