@@ -48,7 +48,8 @@ export function PagedTable<T>({
   return (
     <Paper variant="outlined">
       <Box sx={{ height: 4 }}>{isFetching && <LinearProgress aria-label="Loading" />}</Box>
-      <TableContainer>
+      {/* A wide page scrolls sideways: focusable, so keyboards can scroll it too. */}
+      <TableContainer tabIndex={0} role="region" aria-label={label}>
         <Table size="small" aria-label={label} aria-busy={isPending}>
           <TableHead>
             <TableRow>

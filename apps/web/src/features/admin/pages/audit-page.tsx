@@ -16,7 +16,7 @@ function Changes({ entry }: { entry: AuditEntry }) {
   if (!names.length) return <>—</>;
   const show = (v: unknown) => (v === undefined ? '—' : JSON.stringify(v));
   return (
-    <Box component="ul" sx={{ m: 0, p: 0, listStyle: 'none' }}>
+    <Box component="ul" sx={{ m: 0, p: 0, listStyle: 'none', wordBreak: 'break-word' }}>
       {names.map((n) => (
         <li key={n}>
           <Typography variant="body2" component="span" color="text.secondary">
