@@ -33,6 +33,15 @@ const tableOwners = {
   admin: ['adminFactors', 'adminRecoveryCodes', 'auditLog'],
   identity: ['identitySubmissions'],
   moderation: ['reports'],
+  payouts: [
+    'ledgerAccounts',
+    'ledgerTransactions',
+    'ledgerEntries',
+    'hunterEarnings',
+    'payoutBatches',
+    'payouts',
+    'taxForms',
+  ],
 };
 for (const owner of Object.keys(tableOwners))
   if (!apiModules.includes(owner)) throw new Error(`eslint.config.js: no API module ${owner}`);

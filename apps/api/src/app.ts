@@ -30,6 +30,7 @@ import adminRoutes from './modules/admin/admin.routes';
 import identityRoutes from './modules/identity/identity.routes';
 import adminUsersRoutes from './modules/admin/admin-users.routes';
 import moderationRoutes from './modules/moderation/moderation.routes';
+import payoutsRoutes from './modules/payouts/payouts.routes';
 import { registerCompression } from './plugins/compress';
 import { registerErrorHandler } from './plugins/error-handler';
 import { REDACT_PATHS, requestSerializers } from './plugins/logging';
@@ -130,6 +131,7 @@ export async function buildApp(root: Root, logger: FastifyBaseLogger): Promise<F
   await app.register(identityRoutes);
   await app.register(adminUsersRoutes);
   await app.register(moderationRoutes);
+  await app.register(payoutsRoutes);
 
   return app as unknown as FastifyInstance;
 }

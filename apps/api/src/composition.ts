@@ -37,6 +37,9 @@ import { mediaJobs } from './modules/media/media.jobs';
 import { VideoTools } from './modules/media/media.processor';
 import { MediaService } from './modules/media/media.service';
 import { ModerationService } from './modules/moderation/moderation.service';
+import { DiskPayoutProvider, type PayoutProvider } from './modules/payouts/payout-provider';
+import { payoutsJobs } from './modules/payouts/payouts.jobs';
+import { PayoutsService } from './modules/payouts/payouts.service';
 import { ProfilesService } from './modules/profiles/profiles.service';
 import { UsersService } from './modules/users/users.service';
 import type { PaymentGateway } from './payments/gateway';
@@ -60,6 +63,7 @@ export interface RootParts {
   gateway?: PaymentGateway;
   rateLimiter?: RateLimiter;
   cipher?: FieldCipher;
+  payoutProvider?: PayoutProvider;
 }
 
 export interface Root {
@@ -84,6 +88,7 @@ function createServices(
     gateway: PaymentGateway;
     feedCache: FeedCache;
     cipher: FieldCipher;
+    payoutProvider: PayoutProvider;
   },
 ) {
   const tmpDir = path.join(ctx.config.dataDir, 'tmp');
@@ -112,6 +117,7 @@ function createServices(
     parts.cipher.deriveKey('identity-media-url'),
   );
   const adminUsers = new AdminUsersService(ctx, users, auth, account, audit);
+  const payouts = new PayoutsService(ctx, { account, audit, provider: parts.payoutProvider });
   return {
     media,
     audit,
@@ -127,6 +133,7 @@ function createServices(
     dashboard,
     identity,
     adminUsers,
+    payouts,
   };
 }
 
@@ -150,13 +157,15 @@ export function createRoot(parts: RootParts): Root {
   const cipher = parts.cipher ?? loadFieldCipher(config, (m) => log.warn(m));
   const rateLimiter =
     parts.rateLimiter ?? new RateLimiter(new MemoryRateStore(clock), config.rateLimitAllow);
-  const services = createServices(ctx, { storage, gateway, feedCache, cipher });
+  const payoutProvider = parts.payoutProvider ?? new DiskPayoutProvider(config.dataDir);
+  const services = createServices(ctx, { storage, gateway, feedCache, cipher, payoutProvider });
   const jobDefinitions = [
     ...mediaJobs(services.media),
     ...accountJobs(services.account, log),
     ...identityJobs(services.identity, log),
     ...billingJobs(services.renewal),
     ...bountiesJobs(services.bounties),
+    ...payoutsJobs(services.payouts, config.PAYOUT_SCHEDULE),
   ];
   return {
     ctx,

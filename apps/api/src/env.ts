@@ -81,6 +81,34 @@ const envSchema = z.object({
   RL_UPLOAD_USER: z.string().default('60/3600'),
   RL_VOTE_USER: z.string().default('120/60'),
   RL_REPORT_USER: z.string().default('30/3600'),
+  /** Payouts (issue 18): the hunter's share of what a vote or prize is worth, 0 to 1. */
+  CREATOR_SHARE: z.coerce.number().min(0).max(1).default(0.8),
+  /** A hunter is paid when the available balance is at least this many cents. */
+  PAYOUT_MINIMUM_CENTS: z.coerce.number().int().min(1).default(2000),
+  /** The weekly payout run (cron, UTC). */
+  PAYOUT_SCHEDULE: z.string().default('0 9 * * 1'),
+  /** Earnings stay pending this many days (moderation and refunds) before they can be paid. */
+  EARNINGS_HOLD_DAYS: z.coerce.number().int().min(0).max(90).default(7),
+  /** The originating bank (ODFI) routing number and the company in the NACHA file. */
+  PAYOUT_ODFI_ROUTING: z
+    .string()
+    .regex(/^\d{9}$/, 'must be 9 digits')
+    .default('091000019'),
+  PAYOUT_ODFI_NAME: z.string().default('WELLS FARGO BANK'),
+  PAYOUT_COMPANY_NAME: z.string().default('BOUNTYHUNT'),
+  PAYOUT_COMPANY_ID: z
+    .string()
+    .regex(/^\d{10}$/, 'must be 10 digits')
+    .default('1123456789'),
+  /** The payer block of Form 1099-NEC. */
+  PAYER_NAME: z.string().default('BountyHunt, Inc.'),
+  PAYER_STREET: z.string().default('548 Market St, Suite 100'),
+  PAYER_CITY_STATE_ZIP: z.string().default('San Francisco, CA 94104'),
+  PAYER_PHONE: z.string().default('(415) 555-0100'),
+  PAYER_TIN: z
+    .string()
+    .regex(/^\d{2}-\d{7}$/, 'must look like 12-3456789')
+    .default('12-3456789'),
 });
 
 export type RawEnv = z.infer<typeof envSchema>;

@@ -3,9 +3,9 @@
  * membership and silver, media rows, bounties, claims), made through the API where it can.
  */
 import crypto from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../src/db/client';
+import { queryRows, type Db } from '../src/db/client';
 import { media, users } from '../src/db/schema';
 import { signUp } from './helper';
 
@@ -66,6 +66,23 @@ export async function silverOf(db: Db, userId: number): Promise<{ silver: number
     .from(users)
     .where(eq(users.id, userId));
   return row!;
+}
+
+/** Micro-dollars a Deluxe member's silver earns its hunter at the default 0.80 share. */
+export const DELUXE_HUNTER_MICROS_PER_SILVER = 91_960;
+
+/** A hunter's ledger balances in micro-dollars (positive: owed to the hunter). */
+export async function earningsOf(
+  db: Db,
+  userId: number,
+): Promise<{ pending: number; available: number }> {
+  const rows = await queryRows<{ code: string; balance: string }>(
+    db,
+    sql`select code, balance::text from ledger_accounts
+        where user_id = ${userId} and code in ('hunter_pending', 'hunter_available')`,
+  );
+  const of = (code: string) => 0 - Number(rows.find((r) => r.code === code)?.balance ?? 0);
+  return { pending: of('hunter_pending'), available: of('hunter_available') };
 }
 
 /** A media row as the upload endpoint leaves it (no files): for tests of what refers to media. */

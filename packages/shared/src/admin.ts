@@ -83,6 +83,11 @@ export const AUDIT_ACTIONS = [
   'user.resend_mail',
   'report.hide',
   'report.keep',
+  'payout.run',
+  'payout.file_download',
+  'payout.return',
+  'tax.generate',
+  'tax.csv_download',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

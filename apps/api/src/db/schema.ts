@@ -8,3 +8,4 @@ export * from './schema/billing';
 export * from './schema/admin';
 export * from './schema/identity';
 export * from './schema/moderation';
+export * from './schema/payouts';

@@ -143,3 +143,41 @@ export function identityRejectedMail(to: string, reason: string, link: string): 
     footnote: `Questions about this decision? Write to ${UI.supportEmail}.`,
   });
 }
+
+/** A payout went out (issue 18): the amount and the account it was sent to. */
+export function payoutSentMail(
+  to: string,
+  amount: string,
+  lastFour: string,
+  link: string,
+): MailMessage {
+  return compose(to, `Your payout of ${amount} is on its way`, {
+    preheader: `We sent ${amount} to your bank account ending in ${lastFour}.`,
+    heading: 'Your payout is on its way',
+    paragraphs: [
+      `We sent ${amount} by direct deposit to your account ending in ${lastFour}.`,
+      'Deposits usually arrive within one to two business days.',
+    ],
+    button: { label: 'View Your Earnings', href: link },
+    footnote: `Questions about a payout? Write to ${UI.supportEmail}.`,
+  });
+}
+
+/** The bank sent a payout back: the money is available again once the details are fixed. */
+export function payoutReturnedMail(
+  to: string,
+  amount: string,
+  reason: string,
+  link: string,
+): MailMessage {
+  return compose(to, 'Your payout was returned by your bank', {
+    preheader: `Your bank returned a payout of ${amount}. Please check your bank details.`,
+    heading: 'Your payout was returned',
+    paragraphs: [
+      `Your bank returned our direct deposit of ${amount}. The reason it gave: ${reason}.`,
+      'The money is back in your available balance. Please check your bank details; we will send it again in the next weekly payout.',
+    ],
+    button: { label: 'Update Bank Details', href: link },
+    footnote: `Questions about a payout? Write to ${UI.supportEmail}.`,
+  });
+}

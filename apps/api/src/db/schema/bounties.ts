@@ -139,5 +139,7 @@ export const voteEarnings = pgTable('vote_earnings_pending', {
   userId: integer('user_id').notNull(),
   claimId: integer('claim_id').notNull(),
   amount: integer('amount').notNull(),
+  /** The voter's plan when the vote was cast: what the silver is worth (payouts ledger). */
+  planIndex: integer('plan_index'),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });

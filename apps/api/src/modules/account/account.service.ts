@@ -24,7 +24,10 @@ import {
   findUserById,
   isEmailTakenByOther,
   isHandleTakenByOther,
+  payoutColumnsOf,
 } from '../users/users.read';
+import type { PayoutRequirement } from '@bountyhunt/shared/payouts';
+import type { DbOrTx } from '../../db/client';
 import type { UsersService } from '../users/users.service';
 import {
   consumeResetCode,
@@ -35,6 +38,28 @@ import {
 
 /** A reset link works for one hour (and once). */
 export const RESET_CODE_TTL_MS = 3600 * 1000;
+
+/**
+ * A hunter as the payouts module sees them: what is missing before payouts can start, and the
+ * tax and bank details of the file and the form. The account number stays encrypted here; only
+ * `decryptBankAccount`, called by the NACHA file writer, turns it back into digits.
+ */
+export interface PayoutProfile {
+  userId: number;
+  email: string;
+  handle: string | null;
+  legalName: string | null;
+  street: string | null;
+  cityStateZip: string | null;
+  ssnLastFour: string | null;
+  missing: PayoutRequirement[];
+  bank: {
+    routingNumber: string;
+    accountType: 'checking' | 'savings';
+    lastFour: string;
+    accountEnc: string;
+  } | null;
+}
 
 export class AccountService {
   constructor(
@@ -205,6 +230,52 @@ export class AccountService {
     a: { street: string; city: string; state: string; zip: string },
   ): Promise<User> {
     return presentUser(await this.users.update(actor.userId, a));
+  }
+
+  /** Payout eligibility and details of these users (the payouts module), by user id. */
+  async payoutProfiles(db: DbOrTx, userIds: number[]): Promise<Map<number, PayoutProfile>> {
+    const rows = await payoutColumnsOf(db, userIds);
+    return new Map(
+      rows.map((r) => {
+        const legalName = r.firstName && r.lastName ? `${r.firstName} ${r.lastName}` : null;
+        const hasAddress = Boolean(r.street && r.city && r.state && r.zip);
+        const bank =
+          r.bankRoutingNumber && r.bankAccountEnc && r.bankAccountLastFour
+            ? {
+                routingNumber: r.bankRoutingNumber,
+                accountType: (r.bankAccountType === 'savings' ? 'savings' : 'checking') as
+                  'checking' | 'savings',
+                lastFour: r.bankAccountLastFour,
+                accountEnc: r.bankAccountEnc,
+              }
+            : null;
+        const missing: PayoutRequirement[] = [];
+        if (r.identityStatus !== 'approved') missing.push('identity');
+        if (!legalName) missing.push('name');
+        if (!hasAddress) missing.push('address');
+        if (!r.ssnEnc) missing.push('ssn');
+        if (!bank) missing.push('bank');
+        return [
+          r.id,
+          {
+            userId: r.id,
+            email: r.email,
+            handle: r.handle,
+            legalName,
+            street: r.street,
+            cityStateZip: hasAddress ? `${r.city}, ${r.state} ${r.zip}` : null,
+            ssnLastFour: r.ssnLastFour,
+            missing,
+            bank,
+          },
+        ];
+      }),
+    );
+  }
+
+  /** The full bank account number, for the NACHA file writer only (never logged or answered). */
+  decryptBankAccount(accountEnc: string): string {
+    return this.cipher.decrypt(accountEnc);
   }
 
   /** PUT /user/ssn/{ssn}: stored encrypted; only the last four ever leave. */

@@ -43,6 +43,16 @@ const ROWS: Record<string, { body?: object; query?: string; admin: number; pendi
   'GET /admin/reports/{targetType}/{targetId}': { admin: 400 },
   'POST /admin/reports/{targetType}/{targetId}/hide': { admin: 400 },
   'POST /admin/reports/{targetType}/{targetId}/keep': { admin: 400 },
+  // Payouts: nobody to pay in an empty ledger (409); 999999 is no year (400).
+  'GET /admin/payouts/preview': { admin: 200 },
+  'POST /admin/payouts/run': { admin: 409 },
+  'GET /admin/payouts/batches': { admin: 200 },
+  'GET /admin/payouts/batches/{id}': { admin: 404 },
+  'GET /admin/payouts/batches/{id}/file': { admin: 404 },
+  'POST /admin/payouts/{id}/return': { body: { code: 'R01' }, admin: 404 },
+  'GET /admin/tax-forms/{year}': { admin: 400 },
+  'POST /admin/tax-forms/{year}/generate': { admin: 400 },
+  'GET /admin/tax-forms/{year}/csv': { admin: 400 },
 };
 
 describe('admin authorization matrix', () => {

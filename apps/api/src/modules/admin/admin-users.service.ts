@@ -25,6 +25,7 @@ import { userSessions } from '../auth/auth.read';
 import type { AuthService } from '../auth/auth.service';
 import { grantSilver, silverHistory } from '../billing/silver.service';
 import { recentClaimsOf, recentVotesOf } from '../bounties/bounties.read';
+import { recordSilverGrant } from '../payouts/ledger.service';
 import { recentPostsOf } from '../profiles/profiles.read';
 import {
   findHunterByUserId,
@@ -218,8 +219,15 @@ export class AdminUsersService {
   ): Promise<{ silver: number }> {
     const now = this.ctx.clock.now();
     return this.ctx.db.transaction(async (tx) => {
-      if (!(await findUserById(tx, userId))) throw userNotFound();
+      const user = await findUserById(tx, userId);
+      if (!user) throw userNotFound();
       const silver = await grantSilver(tx, userId, input.amount, { at: now });
+      await recordSilverGrant(tx, {
+        userId,
+        silver: input.amount,
+        planIndex: user.membership,
+        at: now,
+      });
       await this.audit.record(
         {
           actorId: actor.userId,

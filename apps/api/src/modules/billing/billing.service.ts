@@ -33,6 +33,7 @@ import { findUserById, lockUser, type UserRow } from '../users/users.read';
 import type { UsersService } from '../users/users.service';
 import { findChargeByKey, recordCharge, type ChargeRow } from './billing.repository';
 import { addMonths, MAX_RENEWAL_ATTEMPTS, RENEW_JOB } from './membership-terms';
+import { recordMemberPayment } from '../payouts/ledger.service';
 import { creditSilver, silverHistory } from './silver.service';
 
 const CARD_ERROR_CODES: Record<CardError['code'], string> = {
@@ -160,6 +161,12 @@ export class BillingService {
           tx,
         );
         const silver = await creditSilver(tx, user.id, plan.silver, 'membership', charge.id, {
+          at: now,
+        });
+        await recordMemberPayment(tx, {
+          chargeId: charge.id,
+          cents: plan.priceCents,
+          kind: 'membership',
           at: now,
         });
         return { kind: 'user' as const, user: { ...updated!, silver } };

@@ -20,6 +20,7 @@ import {
   RENEWAL_LEAD_MS,
   RETRY_DELAYS_MS,
 } from './membership-terms';
+import { recordMemberPayment } from '../payouts/ledger.service';
 import { creditSilver } from './silver.service';
 
 export interface RenewalOutcome {
@@ -121,6 +122,12 @@ export class RenewalService {
           tx,
         );
         await creditSilver(tx, user.id, plan.silver, 'renewal', charge.id, { at: now });
+        await recordMemberPayment(tx, {
+          chargeId: charge.id,
+          cents: plan.priceCents,
+          kind: 'renewal',
+          at: now,
+        });
         return { result: 'renewed' as const, user, plan };
       }
       const lapsed = attempt >= MAX_RENEWAL_ATTEMPTS;

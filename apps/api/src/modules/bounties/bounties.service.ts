@@ -29,7 +29,8 @@ import { bountyRowToSearchRow, searchBounties, type SearchCursor } from './searc
 import * as votesRepo from './votes.repository';
 import { groupRounds, presentBounty, presentClaim } from './bounties.present';
 import type { FeedCache, FeedPage } from './feed-cache';
-import { creditSilver, creditSilverMany, debitSilver } from '../billing/silver.service';
+import { creditSilver, debitSilver } from '../billing/silver.service';
+import { recordEarnings, reverseClaimEarnings, silverValueMicros } from '../payouts/ledger.service';
 import { isUniqueViolation } from '../../db/errors';
 import type { DbOrTx } from '../../db/client';
 import type { ReportItemPreview } from '@bountyhunt/shared/moderation';
@@ -337,12 +338,16 @@ export class BountiesService {
   }
 
   /** Moderation: hides or shows a claim in the caller's transaction (then `feedChanged`). */
-  setClaimHidden(
+  async setClaimHidden(
     id: number,
     hidden: boolean,
     db: DbOrTx = this.ctx.db,
   ): Promise<HiddenChange | undefined> {
-    return claimsRepo.setClaimHiddenAt(db, id, hidden ? this.now() : null);
+    const now = this.now();
+    const change = await claimsRepo.setClaimHiddenAt(db, id, hidden ? now : null);
+    // Hiding takes back what the hunter earned on the claim and was not paid (issue 18).
+    if (change && hidden && !change.before) await reverseClaimEarnings(db, id, now);
+    return change;
   }
 
   /** After a change the feed shows that this module did not make (a hide, a suspension). */
@@ -389,9 +394,10 @@ export class BountiesService {
   }
 
   /**
-   * The earnings job: credits hunters with the silver spent on their claims since the last
-   * run (one ledger row per hunter and claim). Batches skip rows another run holds, so two
-   * runs never credit the same vote twice.
+   * The earnings job: turns the silver spent on hunters' claims since the last run into money
+   * in the payouts ledger (what it is worth on the voter's plan, the creator share to the
+   * hunter's pending balance; a claim hidden meanwhile earns its hunter nothing). Batches skip
+   * rows another run holds, so two runs never count the same vote twice.
    */
   async settleEarnings(batch = 5000): Promise<{ votes: number; credited: number }> {
     const now = this.now();
@@ -400,13 +406,18 @@ export class BountiesService {
     for (;;) {
       const taken = await this.ctx.db.transaction(async (tx) => {
         const pending = await votesRepo.takePendingEarnings(tx, batch);
-        if (pending.length)
-          await creditSilverMany(
-            tx,
-            pending.map((e) => ({ userId: e.user_id, amount: e.amount, refId: e.claim_id })),
-            'vote_earnings',
-            { at: now },
-          );
+        await recordEarnings(
+          tx,
+          pending.map((e) => ({
+            hunterUserId: e.user_id,
+            source: 'votes' as const,
+            claimId: e.claim_id,
+            bountyId: null,
+            valueMicros: silverValueMicros(e.plan_index, e.amount),
+            forfeit: e.hidden,
+          })),
+          { kind: 'vote_earnings', at: now, share: this.ctx.config.CREATOR_SHARE },
+        );
         return pending;
       });
       rows += taken.length;
@@ -438,16 +449,33 @@ export class BountiesService {
             return 'closed' as const;
           const winner = await claimsRepo.topClaim(tx, bounty.id, round.number);
           if (bounty.amount > 0) {
-            const to = winner ? await hunterUserId(tx, winner.hunterId) : bounty.userId;
-            if (to !== undefined)
-              await creditSilver(
+            const hunter = winner ? await hunterUserId(tx, winner.hunterId) : undefined;
+            if (hunter !== undefined) {
+              // The prize is the poster's held silver, worth what it cost on the poster's plan.
+              const poster = await findUserById(tx, bounty.userId);
+              await recordEarnings(
                 tx,
-                to,
-                bounty.amount,
-                winner ? 'bounty_win' : 'bounty_refund',
-                bounty.id,
-                { at: now },
+                [
+                  {
+                    hunterUserId: hunter,
+                    source: 'prize',
+                    claimId: winner!.id,
+                    bountyId: bounty.id,
+                    valueMicros: silverValueMicros(poster?.membership, bounty.amount),
+                  },
+                ],
+                {
+                  kind: 'prize',
+                  refType: 'bounty',
+                  refId: bounty.id,
+                  at: now,
+                  share: this.ctx.config.CREATOR_SHARE,
+                },
               );
+            } else
+              await creditSilver(tx, bounty.userId, bounty.amount, 'bounty_refund', bounty.id, {
+                at: now,
+              });
           }
           await repo.updateBounty(tx, bounty.id, {
             status: 'decided',

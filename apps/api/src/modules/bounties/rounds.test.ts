@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { BOUNTY_MSG } from '@bountyhunt/shared/bounties';
 import { roundStatus, ROUND_STATUS } from '@bountyhunt/shared/format';
 import { rounds, silverLedger } from '../../db/schema';
+import { queryRows } from '../../db/client';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
 import {
   activeMember,
+  DELUXE_HUNTER_MICROS_PER_SILVER,
+  earningsOf,
   postBounty,
   postClaim,
   silverOf,
@@ -57,23 +60,25 @@ describe('the close-rounds job', () => {
     await runJob();
     expect((await getBounty(bountyId)).status).toBe('open');
 
-    const before = await silverOf(t.db.handle.db, hunterB.userId);
+    const before = await earningsOf(t.db.handle.db, hunterB.userId);
     t.clock.advance(2 * HOUR);
     const round = (await getBounty(bountyId)).rounds[0];
     expect(roundStatus(round, t.clock.now())).toBe(ROUND_STATUS.inactive);
     await runJob();
     const decided = await getBounty(bountyId);
     expect(decided).toMatchObject({ status: 'decided', winnerClaimId: b, amount: 50 });
-    expect((await silverOf(t.db.handle.db, hunterB.userId)).silver).toBe(before.silver + 50);
-    const win = await t.db.handle.db
-      .select()
-      .from(silverLedger)
-      .where(eq(silverLedger.reason, 'bounty_win'));
-    expect(win).toMatchObject([{ userId: hunterB.userId, delta: 50, refId: bountyId }]);
+    // The prize is money: the poster's 50 Deluxe silver at the creator share, pending.
+    const prize = 50 * DELUXE_HUNTER_MICROS_PER_SILVER;
+    expect((await earningsOf(t.db.handle.db, hunterB.userId)).pending).toBe(before.pending + prize);
+    const win = await queryRows<{ user_id: number; micros: string; bounty_id: number }>(
+      t.db.handle.db,
+      sql`select user_id, micros::text, bounty_id from hunter_earnings where source = 'prize'`,
+    );
+    expect(win).toEqual([{ user_id: hunterB.userId, micros: String(prize), bounty_id: bountyId }]);
 
     // Running again changes nothing (each round is closed once).
     await runJob();
-    expect((await silverOf(t.db.handle.db, hunterB.userId)).silver).toBe(before.silver + 50);
+    expect((await earningsOf(t.db.handle.db, hunterB.userId)).pending).toBe(before.pending + prize);
     const [r] = await t.db.handle.db.select().from(rounds).where(eq(rounds.bountyId, bountyId));
     expect(r!.closedAt).not.toBeNull();
   });
@@ -157,11 +162,13 @@ describe('POST /bounty/{id}/round', () => {
     // Claims now go into round 2 only.
     const c = await postClaim(t.app, t.db.handle.db, hunterA, bountyId, 2);
     await expect(postClaim(t.app, t.db.handle.db, hunterA, bountyId, 1)).rejects.toThrow(/409/);
-    const before = (await silverOf(t.db.handle.db, hunterA.userId)).silver;
+    const before = (await earningsOf(t.db.handle.db, hunterA.userId)).pending;
     t.clock.advance(3 * HOUR);
     await runJob();
     expect(await getBounty(bountyId)).toMatchObject({ status: 'decided', winnerClaimId: c });
-    expect((await silverOf(t.db.handle.db, hunterA.userId)).silver).toBe(before + 15);
+    expect((await earningsOf(t.db.handle.db, hunterA.userId)).pending).toBe(
+      before + 15 * DELUXE_HUNTER_MICROS_PER_SILVER,
+    );
   });
 
   it('reopens a decided bounty with a new prize', async () => {

@@ -48,7 +48,7 @@ const castVoteStmt = preparedRows<{ silver: number; votes: number }>(
         alsoSet: countVotesCast(sql`${p('n')}::int4`),
         from: sql`target t, open_round o`,
         where: sql`${activeMember(sql`${p('now')}::timestamptz`)} and t.hunter_user <> u.id`,
-        returning: sql`t.hunter_user`,
+        returning: sql`t.hunter_user, u.membership`,
       })}
     ), vote as (
       insert into votes (claim_id, user_id, value, created_at)
@@ -66,8 +66,8 @@ const castVoteStmt = preparedRows<{ silver: number; votes: number }>(
         at: sql`${p('now')}::timestamptz`,
       })}
     ), earnings as (
-      insert into vote_earnings_pending (user_id, claim_id, amount, created_at)
-      select v.hunter_user, ${p('claimId')}::int4, ${p('n')}::int4, ${p('now')}::timestamptz
+      insert into vote_earnings_pending (user_id, claim_id, amount, plan_index, created_at)
+      select v.hunter_user, ${p('claimId')}::int4, ${p('n')}::int4, v.membership, ${p('now')}::timestamptz
       from voter v
     ), claim as (
       update claims set votes = votes + ${p('n')}::int4
@@ -87,21 +87,44 @@ export async function castVote(
 
 /**
  * Takes up to `limit` pending earnings (skipping rows another settling transaction holds),
- * summed per hunter user and claim, in user order.
+ * summed per hunter user, claim and the voters' plan, in user order; `hidden` when the claim
+ * has been hidden by moderators since.
  */
-export function takePendingEarnings(
+export async function takePendingEarnings(
   tx: DbOrTx,
   limit: number,
-): Promise<{ user_id: number; claim_id: number; amount: number }[]> {
-  return queryRows(
+): Promise<
+  {
+    user_id: number;
+    claim_id: number;
+    plan_index: number | null;
+    amount: number;
+    hidden: boolean;
+  }[]
+> {
+  const rows = await queryRows<{
+    user_id: number;
+    claim_id: number;
+    plan_index: number | null;
+    amount: number;
+    hidden: boolean | string;
+  }>(
     tx,
     sql`with batch as (
         delete from vote_earnings_pending where id in (
           select id from vote_earnings_pending order by id limit ${limit} for update skip locked
         )
-        returning user_id, claim_id, amount
+        returning user_id, claim_id, plan_index, amount
       )
-      select user_id, claim_id, sum(amount)::int as amount from batch
-      group by user_id, claim_id order by user_id, claim_id`,
+      -- FOR SHARE: a moderator hiding one of these claims waits for this settlement (and then
+      -- reverses what it recorded), or this waits for the hide and sees the claim hidden.
+      , locked as (
+        select c.id, c.hidden_at from claims c where c.id in (select claim_id from batch) for share
+      )
+      select b.user_id, b.claim_id, b.plan_index, sum(b.amount)::int as amount,
+        bool_or(c.hidden_at is not null) as hidden
+      from batch b left join locked c on c.id = b.claim_id
+      group by b.user_id, b.claim_id, b.plan_index order by b.user_id, b.claim_id`,
   );
+  return rows.map((r) => ({ ...r, hidden: r.hidden === true || r.hidden === 't' }));
 }

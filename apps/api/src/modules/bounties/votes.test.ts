@@ -4,8 +4,11 @@ import { BOUNTY_MSG } from '@bountyhunt/shared/bounties';
 import { queryRows } from '../../db/client';
 import { claims, silverLedger, users, votes } from '../../db/schema';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
+import { ledgerRecount } from '../payouts/ledger.service';
 import {
   activeMember,
+  DELUXE_HUNTER_MICROS_PER_SILVER,
+  earningsOf,
   postBounty,
   postClaim,
   silverOf,
@@ -33,19 +36,25 @@ const myVote = (s: Session, id: number) =>
   t.app.inject({ method: 'GET', url: `/vote/${id}`, headers: s.auth });
 
 describe('POST /vote and GET /vote/{claimId}', () => {
-  it('records the vote, moves n silver from voter to hunter and adds n votes, once', async () => {
+  it('records the vote, takes n silver from the voter, adds n votes and earns the hunter money, once', async () => {
     const voter = await activeMember(t.app, t.db.handle.db, t.clock.now(), 10);
     expect((await myVote(voter, claimId)).body).toBe('0');
     const hunterBefore = await silverOf(t.db.handle.db, hunter.userId);
+    const earnedBefore = await earningsOf(t.db.handle.db, hunter.userId);
     const res = await vote(voter, { claimId, votes: 4 });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ claimId, vote: 4, votes: 4, silver: 6 });
     expect(await silverOf(t.db.handle.db, voter.userId)).toEqual({ silver: 6, votes: 4 });
-    // The hunter's earnings wait for the settle job, then arrive once.
-    expect((await silverOf(t.db.handle.db, hunter.userId)).silver).toBe(hunterBefore.silver);
+    // The hunter's earnings wait for the settle job, then arrive once, as money (pending) and
+    // not as silver: 4 Deluxe silver at the 0.80 creator share.
+    expect(await earningsOf(t.db.handle.db, hunter.userId)).toEqual(earnedBefore);
     expect(await settle()).toEqual({ votes: 1, credited: 4 });
     expect(await settle()).toEqual({ votes: 0, credited: 0 });
-    expect((await silverOf(t.db.handle.db, hunter.userId)).silver).toBe(hunterBefore.silver + 4);
+    expect((await silverOf(t.db.handle.db, hunter.userId)).silver).toBe(hunterBefore.silver);
+    expect(await earningsOf(t.db.handle.db, hunter.userId)).toEqual({
+      pending: earnedBefore.pending + 4 * DELUXE_HUNTER_MICROS_PER_SILVER,
+      available: 0,
+    });
     const got = await myVote(voter, claimId);
     expect(got.statusCode).toBe(200);
     expect(got.json()).toBe(4);
@@ -55,12 +64,7 @@ describe('POST /vote and GET /vote/{claimId}', () => {
       .select()
       .from(silverLedger)
       .where(eq(silverLedger.refId, claimId));
-    expect(ledger.map((l) => [l.userId, l.delta, l.reason]).sort()).toEqual(
-      [
-        [voter.userId, -4, 'vote'],
-        [hunter.userId, 4, 'vote_earnings'],
-      ].sort(),
-    );
+    expect(ledger.map((l) => [l.userId, l.delta, l.reason])).toEqual([[voter.userId, -4, 'vote']]);
 
     const again = await vote(voter, { claimId, votes: 1 });
     expect(again.statusCode).toBe(409);
@@ -155,7 +159,7 @@ describe('integrity under concurrency', () => {
       Array.from({ length: 25 }, () => activeMember(t.app, t.db.handle.db, t.clock.now(), 5)),
     );
     await settle(); // earlier tests' votes
-    const hunterBefore = await silverOf(t.db.handle.db, hunter.userId);
+    const hunterBefore = await earningsOf(t.db.handle.db, hunter.userId);
     const results = await Promise.all(
       voters.map((v, i) => vote(v, { claimId: c, votes: (i % 5) + 1 })),
     );
@@ -171,9 +175,12 @@ describe('integrity under concurrency', () => {
     // Two settle runs at once credit every vote exactly once.
     const runs = await Promise.all([settle(), settle(), settle()]);
     expect(runs.reduce((a, r) => a + r.credited, 0)).toBe(expected);
-    expect((await silverOf(t.db.handle.db, hunter.userId)).silver).toBe(
-      hunterBefore.silver + expected,
+    expect((await earningsOf(t.db.handle.db, hunter.userId)).pending).toBe(
+      hunterBefore.pending + expected * DELUXE_HUNTER_MICROS_PER_SILVER,
     );
+    const ledger = await ledgerRecount(t.db.handle.db);
+    expect(ledger).toMatchObject({ balanceSum: 0, entrySum: 0, unbalancedTransactions: 0 });
+    expect(ledger.mismatched).toEqual([]);
     for (const [i, v] of voters.entries()) {
       expect(await silverOf(t.db.handle.db, v.userId)).toEqual({
         silver: 5 - ((i % 5) + 1),

@@ -349,3 +349,31 @@ export function searchUsers(
     .orderBy(sql`${users.id} desc`)
     .limit(opts.limit);
 }
+
+/** What the payouts module needs of hunters: tax, identity and bank columns (account number encrypted). */
+export async function payoutColumnsOf(db: DbOrTx, ids: number[]) {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return [];
+  return db
+    .select({
+      id: users.id,
+      email: users.email,
+      handle: users.handle,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      street: users.street,
+      city: users.city,
+      state: users.state,
+      zip: users.zip,
+      ssnEnc: users.ssnEnc,
+      ssnLastFour: users.ssnLastFour,
+      identityStatus: users.identityStatus,
+      bankName: users.bankName,
+      bankAccountType: users.bankAccountType,
+      bankRoutingNumber: users.bankRoutingNumber,
+      bankAccountEnc: users.bankAccountEnc,
+      bankAccountLastFour: users.bankAccountLastFour,
+    })
+    .from(users)
+    .where(sql`${users.id} in ${unique}`);
+}
