@@ -200,6 +200,14 @@ export const DEMO_BOUNTIES: DemoBounty[] = [
   { title: 'Moon over the rooftops', hours: 8, postedHoursAgo: 2, claims: 1 },
   // Just posted: no claim yet, waiting for the demo hunter.
   { title: 'Record shop treasures', hours: 168, postedHoursAgo: 1, claims: 0 },
+  // A big prize early on: its winner has money to be paid in this week's payout run.
+  {
+    title: 'Best portrait in natural light',
+    hours: 24,
+    postedHoursAgo: 300,
+    claims: 4,
+    amount: 600,
+  },
 ];
 
 export const DEMO_POST_TEXTS = [

@@ -124,6 +124,37 @@ export class SeedClient {
     await this.root.services.bounties.closeDueRounds();
   };
 
+  /** What the earnings job does every minute on the server, at the seed's time. */
+  readonly settleEarnings = async (): Promise<void> => {
+    await this.root.services.bounties.settleEarnings();
+  };
+
+  /** The admin's acts the console would make (each audited like the console's). */
+  readonly asAdmin = (adminId: number) => {
+    const actor = { userId: adminId, role: ROLE.admin, sessionId: 0, secondFactor: true };
+    const { identity, adminUsers } = this.root.services;
+    return {
+      grantSilver: (userId: number, amount: number, reason: string) =>
+        adminUsers.grantSilver(actor, userId, { amount, reason }, null),
+      approveIdentityOf: async (userId: number) => {
+        const queue = await identity.queue({ limit: 200 });
+        const item = queue.items.find((i) => i.userId === userId);
+        if (item) await identity.approve(actor, item.submissionId, null);
+      },
+    };
+  };
+
+  /** The weekly payout job and the hourly release, at the seed's time. */
+  readonly payouts = () => this.root.services.payouts;
+
+  /** A new session (its token) for a demo account. */
+  readonly signIn = async (email: string): Promise<string> => {
+    const { token } = await this.call<{ token: string }>('POST', '/auth', {
+      body: { email, password: DEMO_PASSWORD },
+    });
+    return token;
+  };
+
   readonly signUp = async (email: string, hunter: boolean): Promise<Actor> => {
     const user = await this.call<{ userId: number }>('POST', '/user', {
       body: { email, password: DEMO_PASSWORD, hunter },

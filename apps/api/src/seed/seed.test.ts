@@ -6,6 +6,7 @@ import { queryRows } from '../db/client';
 import { loadConfig } from '../env';
 import { ROLE } from '@bountyhunt/shared/roles';
 import { DEMO_ADMIN_EMAIL, DEMO_HUNTER_EMAIL, DEMO_MEMBER_EMAIL, DEMO_PASSWORD } from './demo-data';
+import { ledgerRecount } from '../modules/payouts/ledger.service';
 import { seedDemo, shouldSeedAtStart, type SeedResult } from './seed';
 
 interface FeedBounty {
@@ -134,6 +135,36 @@ describe('demo seed', () => {
       const file = await t.app.inject({ method: 'GET', url: `/media/${claim.media}${suffix}` });
       expect(file.statusCode).toBe(200);
     }
+  });
+
+  it('pays the demo hunter: last year a prize, its payout run and a 1099-NEC; this week a run; a balanced ledger', async () => {
+    if (!withBounties() || !withMedia()) return;
+    const auth = await t.app.inject({
+      method: 'POST',
+      url: '/auth',
+      payload: { email: DEMO_HUNTER_EMAIL, password: DEMO_PASSWORD },
+    });
+    const headers = { authorization: `Bearer ${auth.json().token}` };
+    const earnings = (await t.app.inject({ method: 'GET', url: '/user/earnings', headers })).json();
+    expect(earnings.missing).toEqual([]);
+    expect(earnings.paidCents).toBeGreaterThanOrEqual(60_000);
+    expect(earnings.payouts[0]).toMatchObject({ status: 'sent' });
+    const forms = (await t.app.inject({ method: 'GET', url: '/user/tax-forms', headers })).json();
+    expect(forms.forms).toEqual([
+      expect.objectContaining({
+        year: new Date().getUTCFullYear() - 1,
+        amountCents: earnings.paidCents,
+      }),
+    ]);
+    const batches = await queryRows<{ n: number }>(
+      t.db.handle.db,
+      sql`select count(*)::int as n from payout_batches where count > 0`,
+    );
+    expect(batches[0]!.n).toBe(result.counts.payoutRuns);
+    expect(result.counts.payoutRuns).toBeGreaterThanOrEqual(1);
+    const recount = await ledgerRecount(t.db.handle.db);
+    expect(recount.mismatched).toEqual([]);
+    expect(recount).toMatchObject({ balanceSum: 0, unbalancedTransactions: 0 });
   });
 
   it('does nothing the second time', async () => {

@@ -91,27 +91,15 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
   for (const n of notes) opts.log.warn(`demo seed: ${n}`);
 
   try {
-    // ---- the cast --------------------------------------------------------------------
-    const members: (Actor & { keenness: number; silver: number })[] = [];
-    for (const m of DEMO_MEMBERS) {
-      const a = await signUp(m.email, false);
-      if (has('PUT', '/user/handle'))
-        await call('PUT', '/user/handle', { token: a.token, body: { handle: m.handle } });
-      await call('PUT', '/user/membership/2', { token: a.token });
-      const user = await call<{ silver: number }>('POST', '/user/membership', {
-        token: a.token,
-        body: {
-          number: SANDBOX_CARD,
-          cvv: '123',
-          month: 12,
-          year: end.getUTCFullYear() + 3,
-          name: m.handle,
-          zip: '10001',
-        },
-      });
-      members.push({ ...a, keenness: m.keenness, silver: user.silver });
-      bump('members');
-    }
+    // ---- last year: the demo hunter's first prize, payout and Form 1099-NEC ----------
+    // Hunters joined last December. A patron (a member who funds big prizes) posted a
+    // "photo of the year" bounty with 7,000 silver (a launch promotion granted by the admin);
+    // the demo hunter won it, was paid in the weekly run and got a 1099-NEC in January.
+    const prologue = new Date(Date.UTC(end.getUTCFullYear() - 1, 11, 1, 10));
+    const taxDay = new Date(Date.UTC(end.getUTCFullYear(), 0, 2, 6));
+    const withHistory = taxDay.getTime() < clock.now().getTime();
+    const historyStart = clock.now();
+    if (withHistory) clock.set(prologue);
     const hunters: (Actor & { hunterId: number; appeal: number })[] = [];
     for (const h of DEMO_HUNTERS) {
       const a = await signUp(h.email, true);
@@ -137,8 +125,133 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
       bump('hunters');
     }
 
-    await createAdmin(DEMO_ADMIN_EMAIL);
+    const adminId = await createAdmin(DEMO_ADMIN_EMAIL);
     bump('admins');
+    const asAdmin = client.asAdmin(adminId);
+
+    // Payout details: every hunter but the three whose identity waits for review has a legal
+    // name, a tax address, an SSN and a bank account, and an approved identity.
+    const canPayouts =
+      canMedia &&
+      has('PUT', '/user/bank') &&
+      has('PUT', '/user/identity') &&
+      has('GET', '/user/earnings');
+    if (canPayouts) {
+      for (const [i, h] of hunters.entries()) {
+        const demo = DEMO_HUNTERS[i]!;
+        const [first, ...rest] = demo.stagename.split(' ');
+        await call('PUT', '/user/name', {
+          token: h.token,
+          body: { firstName: first, lastName: rest.join(' ') || 'Hunter' },
+        });
+        await call('PUT', '/user/address', {
+          token: h.token,
+          body: {
+            street: `${120 + i * 7} Harbor Lane`,
+            city: 'Portland',
+            state: 'OR',
+            zip: '97201',
+          },
+        });
+        await call('PUT', `/user/ssn/${String(500_000_000 + i * 1_234_567 + 1001).slice(0, 9)}`, {
+          token: h.token,
+        });
+        await call('PUT', '/user/bank', {
+          token: h.token,
+          body: {
+            name: 'Pacific Credit Union',
+            accountType: i % 3 === 2 ? 'savings' : 'checking',
+            routingNumber: '123000220',
+            accountNumber: `${40_000_100 + i * 7_919}`,
+          },
+        });
+        if (i >= 1 && i <= 3) continue; // their documents wait for review (below)
+        const idFront = await uploadImage(h, 1000, 630, 'ID CARD', '/media/identity');
+        const idSelfie = await uploadImage(h, 720, 960, 'SELFIE', '/media/identity');
+        await call('PUT', '/user/identity', {
+          token: h.token,
+          body: { idFront, idSelfie, ageConfirmed: true },
+        });
+        await asAdmin.approveIdentityOf(h.userId);
+        bump('approvedIdentities');
+      }
+    }
+
+    if (withHistory && canPayouts && canBounties) {
+      const patron = await signUp('patron@bountyhunt.demo', false);
+      await call('PUT', '/user/membership/2', { token: patron.token });
+      await call('POST', '/user/membership', {
+        token: patron.token,
+        body: {
+          number: SANDBOX_CARD,
+          cvv: '123',
+          month: 12,
+          year: end.getUTCFullYear() + 3,
+          name: 'Patron',
+          zip: '10001',
+        },
+      });
+      await asAdmin.grantSilver(patron.userId, 7000, 'Launch partner prize fund');
+      const prize = await call<{ bountyId: number }>('POST', '/bounty', {
+        token: patron.token,
+        body: {
+          title: `Photo of the year ${prologue.getUTCFullYear()}`,
+          seconds: 7 * 24 * 3600,
+          amount: 7000,
+          mediaType: 1,
+        },
+      });
+      bump('bounties');
+      clock.set(new Date(prologue.getTime() + 6 * HOUR));
+      const media = await uploadImage(hunters[0]!, 960, 720, 'Photo of the year');
+      await call('POST', '/claim', {
+        token: hunters[0]!.token,
+        body: { bountyId: prize.bountyId, roundId: 1, media, multiple: false },
+      });
+      bump('claims');
+      // Decided after a week; paid in the weekly run after the seven-day hold.
+      clock.set(new Date(prologue.getTime() + 7 * 24 * HOUR + HOUR));
+      await closeRounds();
+      const payouts = client.payouts();
+      clock.set(new Date(Date.UTC(prologue.getUTCFullYear(), 11, 22, 9)));
+      const first = await payouts.runScheduled();
+      if (first) bump('payoutRuns');
+      clock.set(taxDay);
+      await payouts.generateLastYear();
+      bump('taxYears');
+    }
+    if (withHistory) {
+      // Sessions of last December have expired: the hunters sign in again.
+      clock.set(historyStart);
+      for (const h of hunters) h.token = await client.signIn(h.email);
+    } else notes.push("too early in the year for last year's payout history");
+
+    const members: (Actor & { keenness: number; silver: number })[] = [];
+    for (const m of DEMO_MEMBERS) {
+      const a = await signUp(m.email, false);
+      if (has('PUT', '/user/handle'))
+        await call('PUT', '/user/handle', { token: a.token, body: { handle: m.handle } });
+      await call('PUT', '/user/membership/2', { token: a.token });
+      const user = await call<{ silver: number }>('POST', '/user/membership', {
+        token: a.token,
+        body: {
+          number: SANDBOX_CARD,
+          cvv: '123',
+          month: 12,
+          year: end.getUTCFullYear() + 3,
+          name: m.handle,
+          zip: '10001',
+        },
+      });
+      members.push({ ...a, keenness: m.keenness, silver: user.silver });
+      bump('members');
+    }
+
+    // A launch promotion: the admin granted every early member 500 silver.
+    for (const m of members) {
+      await asAdmin.grantSilver(m.userId, 500, 'Launch bonus for early members');
+      m.silver += 500;
+    }
 
     // ---- the history, as timed events ------------------------------------------------
     type Event = { at: number; run: () => Promise<void> };
@@ -288,7 +401,28 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
     events.sort((a, b) => a.at - b.at);
     roundEnds.sort((a, b) => a - b);
     let nextEnd = 0;
+    let settled = events[0]?.at ?? now;
+    // The weekly payout run of this week (Monday 09:00 UTC), or a day ago when that Monday is
+    // too early for anything to have cleared the seven-day hold.
+    const monday = new Date(now - 3600_000);
+    monday.setUTCDate(monday.getUTCDate() - ((monday.getUTCDay() + 6) % 7));
+    monday.setUTCHours(9, 0, 0, 0);
+    let payRun =
+      monday.getTime() > now - 3600_000 ? monday.getTime() - 7 * 24 * HOUR : monday.getTime();
+    if (payRun < now - 5 * 24 * HOUR) payRun = now - 24 * HOUR;
     for (const e of events) {
+      // The server settles votes into earnings every minute; the seed every two hours of its time.
+      if (e.at - settled >= 2 * HOUR) {
+        clock.set(new Date(e.at));
+        await client.settleEarnings();
+        settled = e.at;
+      }
+      if (payRun > 0 && e.at >= payRun && has('GET', '/user/earnings')) {
+        clock.set(new Date(payRun));
+        await client.settleEarnings();
+        if (await client.payouts().runScheduled()) bump('payoutRuns');
+        payRun = 0;
+      }
       clock.set(new Date(e.at));
       if (nextEnd < roundEnds.length && roundEnds[nextEnd]! <= e.at) {
         while (nextEnd < roundEnds.length && roundEnds[nextEnd]! <= e.at) nextEnd++;
@@ -298,6 +432,8 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
     }
     clock.set(end);
     await closeRounds();
+    await client.settleEarnings();
+    if (has('GET', '/user/earnings')) await client.payouts().releaseDue();
     await runJobs();
 
     // ---- waiting for the operations console ------------------------------------------
