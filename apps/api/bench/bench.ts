@@ -557,7 +557,9 @@ async function runPhase(target: Target): Promise<PhaseResult> {
       `votes after the run: ${phase.voteCheck.votes} rows, totals ${phase.voteCheck.exact ? 'exact' : 'WRONG'}` +
         ` (${phase.voteCheck.claimMismatches} claim, ${phase.voteCheck.memberMismatches} member mismatches, ` +
         `${phase.voteCheck.negativeBalances} negative balances, ${phase.voteCheck.ledgerMismatches} ledger mismatches, ` +
-        `${phase.voteCheck.earningsMismatches} hunter earnings mismatches)`,
+        `${phase.voteCheck.earningsMismatches} hunter earnings mismatches; ledger: ${phase.voteCheck.ledgerEntries} entries, ` +
+        `balances sum to ${phase.voteCheck.ledgerBalanceSum}, ${phase.voteCheck.ledgerAccountMismatches} accounts off their entries, ` +
+        `${phase.voteCheck.ledgerUnbalancedTransactions} unbalanced transactions)`,
     );
   }
   return phase;
@@ -672,7 +674,10 @@ function markdown(report: {
           `Votes afterwards: ${phase.voteCheck.votes} rows; totals ${phase.voteCheck.exact ? 'equal a fresh recount' : '**do not** equal a recount'} ` +
             `(claim mismatches ${phase.voteCheck.claimMismatches}, member mismatches ${phase.voteCheck.memberMismatches}, ` +
             `negative balances ${phase.voteCheck.negativeBalances}, ledger mismatches ${phase.voteCheck.ledgerMismatches}, ` +
-            `hunter earnings mismatches ${phase.voteCheck.earningsMismatches}).`,
+            `hunter earnings mismatches ${phase.voteCheck.earningsMismatches}). ` +
+            `Money ledger recount: ${phase.voteCheck.ledgerEntries} entries, balances sum to ${phase.voteCheck.ledgerBalanceSum} µ$, ` +
+            `${phase.voteCheck.ledgerAccountMismatches} accounts differ from their entries, ` +
+            `${phase.voteCheck.ledgerUnbalancedTransactions} unbalanced transactions.`,
         );
       lines.push('');
     }

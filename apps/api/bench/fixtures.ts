@@ -1,6 +1,9 @@
 /** What a benchmark run needs from the database: voters with sessions, ids to rotate over. */
 import crypto from 'node:crypto';
+import { PLANS } from '@bountyhunt/shared/billing';
+import { loadConfig } from '../src/env';
 import { hashToken, randomToken } from '../src/lib/tokens';
+import { creatorPart, silverValueMicros } from '../src/modules/payouts/ledger.service';
 import { bulkInsert, maxId, syncSequence, type RawDb } from './raw-db';
 
 export interface Voter {
@@ -128,9 +131,21 @@ export interface VoteCheck {
   memberMismatches: number;
   negativeBalances: number;
   ledgerMismatches: number;
-  /** Hunters whose credited plus pending earnings differ from the votes on their claims. */
+  /** Hunters whose earnings (settled and pending, in money) differ from the votes on their claims. */
   earningsMismatches: number;
+  /** Ledger accounts whose balance differs from the sum of their entries. */
+  ledgerAccountMismatches: number;
+  /** Ledger transactions whose entries do not sum to zero. */
+  ledgerUnbalancedTransactions: number;
+  /** The sum of every ledger balance, micro-dollars (0 when the books balance). */
+  ledgerBalanceSum: string;
+  ledgerEntries: number;
   exact: boolean;
+}
+
+/** Micro-dollars a hunter earns per silver spent by a member of each plan (index order). */
+export function hunterMicrosPerSilver(share = loadConfig({}).CREATOR_SHARE): string[] {
+  return PLANS.map((p) => String(creatorPart(silverValueMicros(p.index, 1), share)));
 }
 
 /** Totals equal a fresh recount, no balance is negative, every balance matches its ledger. */
@@ -153,14 +168,24 @@ export async function checkVotes(q: RawDb): Promise<VoteCheck> {
             on l.user_id = u.id
          where u.silver <> l.s) as "ledgerMismatches",
        (select count(*)::int from (
-          select h.user_id, sum(v.value) as s from votes v
-            join claims c on c.id = v.claim_id join hunters h on h.id = c.hunter_id
+          select h.user_id, sum(v.value * ($1::int8[])[coalesce(m.membership, 0) + 1]) as s
+            from votes v join claims c on c.id = v.claim_id join hunters h on h.id = c.hunter_id
+            join users m on m.id = v.user_id
            group by h.user_id) e
-          left join (select user_id, sum(delta) as s from silver_ledger
-                      where reason = 'vote_earnings' group by user_id) l on l.user_id = e.user_id
-          left join (select user_id, sum(amount) as s from vote_earnings_pending
-                      group by user_id) p on p.user_id = e.user_id
-         where e.s <> coalesce(l.s, 0) + coalesce(p.s, 0)) as "earningsMismatches"`,
+          left join (select user_id, sum(micros) as s from hunter_earnings
+                      where source = 'votes' group by user_id) l on l.user_id = e.user_id
+          left join (select user_id, sum(amount * ($1::int8[])[coalesce(plan_index, 0) + 1]) as s
+                       from vote_earnings_pending group by user_id) p on p.user_id = e.user_id
+         where e.s <> coalesce(l.s, 0) + coalesce(p.s, 0)) as "earningsMismatches",
+       (select count(*)::int from ledger_accounts a
+          left join (select account_id, sum(amount) as s from ledger_entries group by account_id) e
+            on e.account_id = a.id
+         where a.balance <> coalesce(e.s, 0)) as "ledgerAccountMismatches",
+       (select count(*)::int from (select txn_id from ledger_entries group by txn_id
+          having sum(amount) <> 0) t) as "ledgerUnbalancedTransactions",
+       (select coalesce(sum(balance), 0)::text from ledger_accounts) as "ledgerBalanceSum",
+       (select count(*)::int from ledger_entries) as "ledgerEntries"`,
+    [hunterMicrosPerSilver()],
   );
   return {
     ...r!,
@@ -169,6 +194,9 @@ export async function checkVotes(q: RawDb): Promise<VoteCheck> {
       r!.memberMismatches === 0 &&
       r!.negativeBalances === 0 &&
       r!.ledgerMismatches === 0 &&
-      r!.earningsMismatches === 0,
+      r!.earningsMismatches === 0 &&
+      r!.ledgerAccountMismatches === 0 &&
+      r!.ledgerUnbalancedTransactions === 0 &&
+      r!.ledgerBalanceSum === '0',
   };
 }

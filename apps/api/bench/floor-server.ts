@@ -333,7 +333,7 @@ const CAST_VOTE = `with target as (
     from target t, open_round o
     where u.id = $2::int4 and u.silver >= $3::int4 and (u.role & 1) <> 0
       and u.active > $4::timestamptz and t.hunter_user <> u.id
-    returning u.silver, t.hunter_user
+    returning u.silver, t.hunter_user, u.membership
   ), vote as (
     insert into votes (claim_id, user_id, value, created_at)
     select $1::int4, $2::int4, $3::int4, $4::timestamptz from voter
@@ -342,8 +342,8 @@ const CAST_VOTE = `with target as (
     insert into silver_ledger (user_id, delta, balance_after, reason, ref_id, created_at)
     select $2::int4, -$3::int4, v.silver, 'vote', $1::int4, $4::timestamptz from voter v
   ), earnings as (
-    insert into vote_earnings_pending (user_id, claim_id, amount, created_at)
-    select v.hunter_user, $1::int4, $3::int4, $4::timestamptz from voter v
+    insert into vote_earnings_pending (user_id, claim_id, amount, plan_index, created_at)
+    select v.hunter_user, $1::int4, $3::int4, v.membership, $4::timestamptz from voter v
   ), claim as (
     update claims set votes = votes + $3::int4
     where id = $1::int4 and exists (select 1 from vote)

@@ -11,6 +11,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { DatabaseHandle } from '../src/db/client';
+import { PLANS } from '@bountyhunt/shared/billing';
+import { MICROS_PER_CENT } from '@bountyhunt/shared/payouts';
+import { loadConfig } from '../src/env';
 import { hashPassword } from '../src/lib/password';
 import { artSvg } from '../src/seed/art';
 import { bulkInsert, maxId, rawConnection, syncSequence, type RawDb } from './raw-db';
@@ -544,31 +547,60 @@ export async function generateData(
       count('posts', P.id.length);
     }
 
-    // Hunters: the silver spent on their new claims is credited, as the settle job does.
+    // Hunters: the silver spent on their new claims becomes money in the payouts ledger, as
+    // the settle job records it: each claim's votes valued at the voters' plans, the creator
+    // share pending for the hunter, the rest revenue, in one balanced ledger transaction.
     {
-      const [e] = await q.query<{ n: number }>(
-        `with earned as (
-           select h.user_id, c.id as claim_id, sum(v.value)::int as amount
-             from votes v join claims c on c.id = v.claim_id join hunters h on h.id = c.hunter_id
-            where c.id > $1
-            group by h.user_id, c.id
-         ), per_user as (
-           select user_id, sum(amount)::int as total from earned group by user_id
-         ), raised as (
-           update users u set silver = u.silver + p.total from per_user p where u.id = p.user_id
-           returning u.id, u.silver - p.total as before
-         ), ins as (
-           insert into silver_ledger (id, user_id, delta, balance_after, reason, ref_id, created_at)
-           select $2::int4 + row_number() over (order by e.user_id, e.claim_id), e.user_id, e.amount,
-             r.before + sum(e.amount) over (partition by e.user_id order by e.claim_id),
-             'vote_earnings', e.claim_id, $3::timestamptz
-             from earned e join raised r on r.id = e.user_id
-           returning 1
-         )
-         select count(*)::int as n from ins`,
-        [base.claims, await maxId(q, 'silver_ledger'), iso(now)],
+      const rates = PLANS.map((p) => (p.priceCents * MICROS_PER_CENT) / p.silver);
+      // The creator share the bench's server runs with (CREATOR_SHARE's default).
+      const bp = Math.round(loadConfig({}).CREATOR_SHARE * 10_000);
+      await q.query(`drop table if exists bench_earned`);
+      await q.query(
+        `create temp table bench_earned as
+         select h.user_id, c.id as claim_id,
+           sum(v.value * (($2::int8[])[coalesce(m.membership, 0) + 1]))::int8 as value
+           from votes v join claims c on c.id = v.claim_id join hunters h on h.id = c.hunter_id
+           join users m on m.id = v.user_id
+          where c.id > $1
+          group by h.user_id, c.id`,
+        [base.claims, rates],
       );
-      count('silver_ledger', e!.n);
+      const [txn] = await q.query<{ id: number }>(
+        `insert into ledger_transactions (kind, ref_type, created_at)
+         values ('vote_earnings', 'bench', $1::timestamptz) returning id`,
+        [iso(now)],
+      );
+      const [e] = await q.query<{ n: number }>(
+        `with ins as (
+           insert into hunter_earnings (user_id, source, claim_id, micros, earned_at)
+           select user_id, 'votes', claim_id, value * $1 / 10000, $2::timestamptz
+             from bench_earned where value * $1 / 10000 > 0
+           returning 1
+         ) select count(*)::int as n from ins`,
+        [bp, iso(now)],
+      );
+      await q.query(
+        `create temp table bench_lines as
+         select 'hunter_pending'::text as code, user_id, -sum(value * $1 / 10000)::int8 as amount
+           from bench_earned group by user_id
+         union all select 'silver_liability', 0, sum(value)::int8 from bench_earned
+         union all select 'platform_revenue', 0, -sum(value - value * $1 / 10000)::int8 from bench_earned`,
+        [bp],
+      );
+      await q.query(`delete from bench_lines where amount is null or amount = 0`);
+      await q.query(
+        `insert into ledger_accounts (code, user_id, balance)
+         select code, user_id, amount from bench_lines order by code, user_id
+         on conflict (code, user_id) do update set balance = ledger_accounts.balance + excluded.balance`,
+      );
+      await q.query(
+        `insert into ledger_entries (txn_id, account_id, amount)
+         select $1, a.id, l.amount from bench_lines l join ledger_accounts a using (code, user_id)`,
+        [txn!.id],
+      );
+      await q.query(`drop table bench_lines`);
+      await q.query(`drop table bench_earned`);
+      count('hunter_earnings', e!.n);
     }
 
     for (const t of [
