@@ -27,6 +27,7 @@ import { AccountService } from './modules/account/account.service';
 import { AuthService } from './modules/auth/auth.service';
 import { billingJobs } from './modules/billing/billing.jobs';
 import { BillingService } from './modules/billing/billing.service';
+import { RefundService } from './modules/billing/refund.service';
 import { RenewalService } from './modules/billing/renewal.service';
 import { bountiesJobs } from './modules/bounties/bounties.jobs';
 import { BountiesService } from './modules/bounties/bounties.service';
@@ -118,6 +119,7 @@ function createServices(
   );
   const adminUsers = new AdminUsersService(ctx, users, auth, account, audit);
   const payouts = new PayoutsService(ctx, { account, audit, provider: parts.payoutProvider });
+  const refunds = new RefundService(ctx, parts.gateway, { bounties, audit });
   return {
     media,
     audit,
@@ -134,6 +136,7 @@ function createServices(
     identity,
     adminUsers,
     payouts,
+    refunds,
   };
 }
 

@@ -113,6 +113,20 @@ export const adminUserLedgerEntry = z.object({
 });
 
 /** GET /admin/users/{userId}: the lists hold the newest ten each. */
+/** A membership payment of the user (the gateway's charges), newest first. */
+export const adminUserPayment = z.object({
+  chargeId: z.number().int(),
+  kind: z.string(),
+  planIndex: z.number().int().nullable(),
+  amountCents: z.number().int(),
+  status: z.string(),
+  /** A succeeded membership or renewal payment not refunded yet. */
+  refundable: z.boolean(),
+  refunded: z.boolean(),
+  created: z.string(),
+});
+export type AdminUserPayment = z.infer<typeof adminUserPayment>;
+
 export const adminUserDetail = adminUserRow.extend({
   votes: z.number().int(),
   identityReason: z.string().nullable(),
@@ -126,6 +140,7 @@ export const adminUserDetail = adminUserRow.extend({
   claims: z.array(adminUserClaim),
   posts: z.array(adminUserPost),
   silverHistory: z.array(adminUserLedgerEntry),
+  payments: z.array(adminUserPayment),
 });
 export type AdminUserDetail = z.infer<typeof adminUserDetail>;
 
@@ -146,6 +161,35 @@ export const grantSilverSchema = z.object({
 });
 export type GrantSilverInput = z.input<typeof grantSilverSchema>;
 export type GrantSilverValues = z.output<typeof grantSilverSchema>;
+
+/**
+ * POST /admin/users/{userId}/refund: the payment goes back to the card; the plan's silver the
+ * member still holds is taken back, and what hunters earned from the part already spent is
+ * taken back from them while unpaid (issue 18).
+ */
+export const refundSchema = z.object({
+  chargeId: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31 - 1),
+  reason,
+});
+export type RefundInput = z.input<typeof refundSchema>;
+
+export const refundAnswer = z.object({
+  chargeId: z.number().int(),
+  refundedCents: z.number().int(),
+  silverTaken: z.number().int(),
+  earningsReversedCents: z.number().int(),
+});
+export type RefundAnswer = z.infer<typeof refundAnswer>;
+
+export const REFUND_MSG = {
+  notFound: 'Payment not found.',
+  notRefundable: 'Only a successful membership payment can be refunded.',
+  already: 'This payment has already been refunded.',
+} as const;
 
 /** There is no e-mail verification; the one mail an admin can resend is the reset link. */
 export const ADMIN_MAIL_KINDS = ['reset'] as const;

@@ -81,6 +81,7 @@ export const AUDIT_ACTIONS = [
   'user.unsuspend',
   'user.grant_silver',
   'user.resend_mail',
+  'user.refund',
   'report.hide',
   'report.keep',
   'payout.run',

@@ -166,6 +166,7 @@ export const SILVER_REASON_LABEL: Record<string, string> = {
   bounty_refund: 'Bounty refunded',
   vote_earnings: 'Votes received',
   admin_grant: 'Granted by BountyHunt',
+  refund: 'Payment refunded',
 };
 
 export const silverEntry = z.object({

@@ -38,6 +38,7 @@ const ROWS: Record<string, { body?: object; query?: string; admin: number; pendi
   'POST /admin/users/{userId}/unsuspend': { admin: 404 },
   'POST /admin/users/{userId}/silver': { body: { amount: 1, reason: 'matrix' }, admin: 404 },
   'POST /admin/users/{userId}/mail': { body: { kind: 'reset' }, admin: 404 },
+  'POST /admin/users/{userId}/refund': { body: { chargeId: 1, reason: 'matrix' }, admin: 404 },
   // Moderation: the matrix's 999999 is no target type (400); an unknown item is a 404.
   'GET /admin/reports': { admin: 200 },
   'GET /admin/reports/{targetType}/{targetId}': { admin: 400 },

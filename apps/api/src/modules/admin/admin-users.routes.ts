@@ -8,6 +8,8 @@ import {
   adminUserRow,
   adminUsersQuery,
   grantSilverSchema,
+  refundAnswer,
+  refundSchema,
   resendMailSchema,
   suspendSchema,
 } from '@bountyhunt/shared/admin-users';
@@ -28,7 +30,7 @@ const errors = {
 };
 
 const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { admin, adminUsers } = app.root.services;
+  const { admin, adminUsers, refunds } = app.root.services;
   const limiter = app.root.rateLimiter;
   const limits = app.root.config.rateLimits;
   const gate = async (request: FastifyRequest) => admin.gate(await optionalActor(request));
@@ -136,6 +138,23 @@ const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
       await adminUsers.resendMail(actor, userId, request.body, request.ip);
       return reply.code(204).send(null);
     },
+  );
+
+  app.post(
+    '/admin/users/:userId/refund',
+    {
+      onRequest,
+      schema: {
+        tags: ['admin'],
+        summary:
+          "Refund a membership payment: money back to the card, the plan's silver the member holds taken back, hunters' unpaid earnings from the rest reversed",
+        params: adminUserIdParams,
+        body: refundSchema,
+        response: { 200: refundAnswer, ...errors },
+      },
+    },
+    async (request) =>
+      refunds.refund(await gate(request), request.params.userId, request.body, request.ip),
   );
 };
 

@@ -23,6 +23,7 @@ import { decodeCursor, pageLimit, takePage, type Page } from '../../lib/paging';
 import type { AccountService } from '../account/account.service';
 import { userSessions } from '../auth/auth.read';
 import type { AuthService } from '../auth/auth.service';
+import { paymentsOf } from '../billing/billing.read';
 import { grantSilver, silverHistory } from '../billing/silver.service';
 import { recentClaimsOf, recentVotesOf } from '../bounties/bounties.read';
 import { recordSilverGrant } from '../payouts/ledger.service';
@@ -87,12 +88,13 @@ export class AdminUsersService {
     const row = await findUserById(db, userId);
     if (!row) throw userNotFound();
     const hunter = await findHunterByUserId(db, userId);
-    const [sessions, votes, claims, posts, silver] = await Promise.all([
+    const [sessions, votes, claims, posts, silver, payments] = await Promise.all([
       userSessions(db, userId, RECENT),
       recentVotesOf(db, userId, RECENT),
       hunter ? recentClaimsOf(db, hunter.id, RECENT) : [],
       hunter ? recentPostsOf(db, hunter.id, RECENT) : [],
       silverHistory(db, userId, { limit: RECENT }),
+      paymentsOf(db, userId),
     ]);
     const legalName = !!(row.firstName && row.lastName);
     const address = !!(row.street && row.city && row.state && row.zip);
@@ -151,6 +153,7 @@ export class AdminUsersService {
         reason: h.reason,
         created: h.created,
       })),
+      payments,
     };
   }
 

@@ -1,6 +1,6 @@
 /** The billing module's charges table (membership columns of users: users.read.ts / UsersService). */
 import type { ChargeResult } from '../../payments/gateway';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { charges } from '../../db/schema';
 
@@ -44,3 +44,23 @@ export function recordCharge(
 export function listCharges(db: DbOrTx, userId: number): Promise<ChargeRow[]> {
   return db.select().from(charges).where(eq(charges.userId, userId)).orderBy(charges.id);
 }
+
+export async function findCharge(db: DbOrTx, id: number): Promise<ChargeRow | undefined> {
+  const [row] = await db.select().from(charges).where(eq(charges.id, id)).limit(1);
+  return row;
+}
+
+/** Refund rows are keyed `admin-refund:<chargeId>`: which of these charges were refunded. */
+export async function refundedChargeIds(db: DbOrTx, userId: number): Promise<Set<number>> {
+  const rows = await db
+    .select({ key: charges.idempotencyKey })
+    .from(charges)
+    .where(and(eq(charges.userId, userId), eq(charges.kind, 'refund')));
+  return new Set(
+    rows.flatMap((r) =>
+      r.key.startsWith(REFUND_KEY_PREFIX) ? [Number(r.key.slice(REFUND_KEY_PREFIX.length))] : [],
+    ),
+  );
+}
+
+export const REFUND_KEY_PREFIX = 'admin-refund:';

@@ -35,6 +35,7 @@ export type SilverReason =
   | 'bounty_win'
   | 'bounty_refund'
   | 'admin_grant'
+  | 'refund'
   // Open for reasons other features add.
   | (string & {});
 

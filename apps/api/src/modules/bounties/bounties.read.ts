@@ -173,3 +173,16 @@ export function recentClaimsOf(
     .orderBy(sql`${claims.createdAt} desc nulls last`, sql`${claims.id} desc nulls last`)
     .limit(limit);
 }
+
+/** A member's votes cast since `since`, newest first (a refunded payment's spent silver). */
+export function votesOfSince(
+  db: DbOrTx,
+  userId: number,
+  since: Date,
+): Promise<{ claimId: number; value: number }[]> {
+  return db
+    .select({ claimId: votes.claimId, value: votes.value })
+    .from(votes)
+    .where(and(eq(votes.userId, userId), gte(votes.createdAt, since)))
+    .orderBy(desc(votes.id));
+}

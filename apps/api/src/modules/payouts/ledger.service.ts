@@ -202,11 +202,16 @@ export async function recordEarnings(
 }
 
 /**
- * A claim was hidden by moderators: what its hunter earned on it and has not been paid is
- * taken back with new rows (pending earnings in full; cleared ones up to the available balance,
- * since paid money is not clawed back). The platform keeps it. Returns the micro-dollars reversed.
+ * Takes back up to `limitMicros` (all when null) of what hunters earned on a claim and have not
+ * been paid: pending earnings first in full, cleared ones up to the hunter's available balance
+ * (paid money is not clawed back). Marks the earnings rows and answers the ledger lines that
+ * debit the hunters' accounts; the caller adds the counter-line and posts.
  */
-export async function reverseClaimEarnings(db: DbOrTx, claimId: number, at: Date): Promise<number> {
+async function takeBackClaimEarnings(
+  db: DbOrTx,
+  claimId: number,
+  limitMicros: number | null,
+): Promise<{ lines: LedgerLine[]; total: number }> {
   const rows = await queryRows<{
     id: number;
     user_id: number;
@@ -216,37 +221,94 @@ export async function reverseClaimEarnings(db: DbOrTx, claimId: number, at: Date
     db,
     sql`select id, user_id, (micros - reversed_micros)::text as open, released_at is not null as released
         from hunter_earnings where claim_id = ${claimId} and micros > reversed_micros
-        order by id for update`,
+        order by released_at is not null, id for update`,
   );
-  if (rows.length === 0) return 0;
   const lines: LedgerLine[] = [];
   const taken = new Map<number, number>();
   const availableLeft = new Map<number, number>();
+  let left = limitMicros ?? Number.MAX_SAFE_INTEGER;
   for (const r of rows) {
-    let amount = Number(r.open);
+    let amount = Math.min(Number(r.open), left);
     if (r.released) {
       if (!availableLeft.has(r.user_id))
         availableLeft.set(r.user_id, await lockedAvailable(db, r.user_id));
-      const left = availableLeft.get(r.user_id)!;
-      amount = Math.min(amount, left);
-      availableLeft.set(r.user_id, left - amount);
+      amount = Math.min(amount, availableLeft.get(r.user_id)!);
+      availableLeft.set(r.user_id, availableLeft.get(r.user_id)! - amount);
     }
     if (amount <= 0) continue;
+    left -= amount;
     taken.set(r.id, amount);
     lines.push({
       code: r.released ? 'hunter_available' : 'hunter_pending',
       userId: r.user_id,
       amount,
     });
-    lines.push({ code: 'platform_revenue', amount: -amount });
   }
-  if (taken.size === 0) return 0;
-  await postLedger(db, { kind: 'reversal', refType: 'claim', refId: claimId, at, lines });
-  const ids = [...taken.keys()];
-  await db.execute(sql`update hunter_earnings e set reversed_micros = e.reversed_micros + t.amount
-    from unnest(${sql.param(ids)}::int4[], ${sql.param(ids.map((i) => String(taken.get(i))))}::int8[]) as t(id, amount)
-    where e.id = t.id`);
-  return [...taken.values()].reduce((a, b) => a + b, 0);
+  if (taken.size) {
+    const ids = [...taken.keys()];
+    await db.execute(sql`update hunter_earnings e set reversed_micros = e.reversed_micros + t.amount
+      from unnest(${sql.param(ids)}::int4[], ${sql.param(ids.map((i) => String(taken.get(i))))}::int8[]) as t(id, amount)
+      where e.id = t.id`);
+  }
+  return { lines, total: [...taken.values()].reduce((a, v) => a + v, 0) };
+}
+
+/**
+ * A claim was hidden by moderators: what its hunter earned on it and has not been paid is
+ * taken back with new rows (pending earnings in full; cleared ones up to the available balance,
+ * since paid money is not clawed back). The platform keeps it. Returns the micro-dollars reversed.
+ */
+export async function reverseClaimEarnings(db: DbOrTx, claimId: number, at: Date): Promise<number> {
+  const { lines, total } = await takeBackClaimEarnings(db, claimId, null);
+  if (total === 0) return 0;
+  await postLedger(db, {
+    kind: 'reversal',
+    refType: 'claim',
+    refId: claimId,
+    at,
+    lines: [...lines, { code: 'platform_revenue', amount: -total }],
+  });
+  return total;
+}
+
+/**
+ * A member's payment was refunded: the cash goes back out, the silver taken back from the
+ * member is no longer owed, and what hunters earned from the refunded silver the member had
+ * already spent (`spent`: per claim, the hunters' share) is taken back while unpaid. What could
+ * not be taken back (already paid out, or silver spent on bounty prizes still held) is the
+ * platform's loss. Returns the micro-dollars taken back from hunters.
+ */
+export async function recordRefund(
+  db: DbOrTx,
+  p: {
+    chargeId: number;
+    cents: number;
+    silverTakenMicros: number;
+    spent: { claimId: number; hunterMicros: number }[];
+    at: Date;
+  },
+): Promise<number> {
+  const lines: LedgerLine[] = [];
+  let reversed = 0;
+  for (const s of p.spent) {
+    const got = await takeBackClaimEarnings(db, s.claimId, s.hunterMicros);
+    lines.push(...got.lines);
+    reversed += got.total;
+  }
+  const cash = p.cents * MICROS_PER_CENT;
+  await postLedger(db, {
+    kind: 'refund',
+    refType: 'charge',
+    refId: p.chargeId,
+    at: p.at,
+    lines: [
+      { code: 'member_cash', amount: -cash },
+      { code: 'silver_liability', amount: p.silverTakenMicros },
+      ...lines,
+      { code: 'platform_revenue', amount: cash - p.silverTakenMicros - reversed },
+    ],
+  });
+  return reversed;
 }
 
 /** The hunter's available balance (micro-dollars, positive), its account row locked. */
