@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { enrolledAdmin } from '../support/admin';
-import { PASSWORD, registerMember, setHandle } from '../support/api';
+import { api, PASSWORD, registerMember, setHandle } from '../support/api';
 import { useBrowser } from '../support/browser';
 import { hasDatabase, setActive, setSilver } from '../support/db';
 
@@ -118,4 +118,43 @@ describe('console users', () => {
     await member.getByRole('button', { name: 'Sign In' }).click();
     await member.waitForURL(b.url('/'));
   });
+
+  db(
+    'refund a membership payment: the silver is taken back and the payment shows refunded',
+    async () => {
+      const m = await registerMember();
+      expect((await api('PUT', '/user/membership/0', undefined, m.token)).status).toBe(200);
+      const started = await api<{ silver: number }>(
+        'POST',
+        '/user/membership',
+        {
+          number: '4242 4242 4242 4242',
+          cvv: '123',
+          month: '12',
+          year: '30',
+          name: 'Ada',
+          zip: '10001',
+        },
+        m.token,
+      );
+      expect(started.status).toBe(200);
+      const admin = await enrolledAdmin();
+      const page = await b.page({ token: admin.token });
+      await page.goto(b.url(`/admin/users/${m.userId}`));
+      const payments = page.getByRole('table', { name: 'Payments' });
+      await payments.getByText('$6.99').waitFor();
+      await payments.getByRole('button', { name: 'Refund' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Refund $6.99?' });
+      await dialog.getByRole('button', { name: 'Refund payment' }).click();
+      await dialog.getByText('Please give a reason.').waitFor();
+      await dialog.getByLabel('Reason (kept in the audit log)').fill('Charged by mistake');
+      await b.axe(page);
+      await dialog.getByRole('button', { name: 'Refund payment' }).click();
+      await page.getByText(/Refunded \$6\.99: 50 silver taken back/).waitFor();
+      await payments.getByText('Refunded').waitFor();
+      await expect.poll(() => page.getByTestId('user-silver').textContent()).toBe('0');
+      expect(await payments.getByRole('button', { name: 'Refund' }).count()).toBe(0);
+      await b.shot(page, 'user-refunded', { desktopOnly: true });
+    },
+  );
 });

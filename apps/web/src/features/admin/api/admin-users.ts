@@ -6,6 +6,8 @@
 import type {
   AdminUserDetail,
   GrantSilverValues,
+  RefundAnswer,
+  RefundInput,
   ResendMailInput,
   SuspendInput,
 } from '@bountyhunt/shared/admin-users';
@@ -36,3 +38,5 @@ export const useUnsuspendUser = (userId: number) => useUserAction<void>(userId, 
 export const useGrantSilver = (userId: number) =>
   useUserAction<GrantSilverValues, { silver: number }>(userId, 'silver');
 export const useResendMail = (userId: number) => useUserAction<ResendMailInput>(userId, 'mail');
+export const useRefund = (userId: number) =>
+  useUserAction<RefundInput, RefundAnswer>(userId, 'refund');

@@ -11,11 +11,13 @@ import {
   grantSilverSchema,
   SILVER_GRANT_MAX,
   type AdminUserDetail,
+  type AdminUserPayment,
   type GrantSilverInput,
   type GrantSilverValues,
 } from '@bountyhunt/shared/admin-users';
 import { SILVER_REASON_LABEL } from '@bountyhunt/shared/billing';
 import { formatCount } from '@bountyhunt/shared/format';
+import { formatCents } from '@bountyhunt/shared/payouts';
 import { zodResolver } from '@hookform/resolvers/zod';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import Alert from '@mui/material/Alert';
@@ -44,6 +46,7 @@ import { useFeedback } from '../../../lib/feedback';
 import {
   useAdminUser,
   useGrantSilver,
+  useRefund,
   useResendMail,
   useSuspendUser,
   useUnsuspendUser,
@@ -237,6 +240,78 @@ function UnsuspendDialog({ user, onClose }: { user: AdminUserDetail; onClose: ()
   );
 }
 
+const PAYMENT_KIND: Record<string, string> = {
+  membership_start: 'Membership',
+  renewal: 'Renewal',
+  refund: 'Refund',
+};
+
+function RefundDialog({
+  user,
+  payment,
+  onClose,
+}: {
+  user: AdminUserDetail;
+  payment: AdminUserPayment;
+  onClose: () => void;
+}) {
+  const refund = useRefund(user.userId);
+  const { notify } = useFeedback();
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState('');
+  async function confirm() {
+    if (!reason.trim()) return setError('Please give a reason.');
+    setError('');
+    const res = await refund.mutateAsync({ chargeId: payment.chargeId, reason: reason.trim() });
+    if (res.status !== 200) return setError(res.message || API_MSG.formOther(res.status));
+    notify(
+      `Refunded ${formatCents(res.data.refundedCents)}: ${formatCount(res.data.silverTaken)} silver taken back, ` +
+        `${formatCents(res.data.earningsReversedCents)} of hunters' unpaid earnings reversed.`,
+      'success',
+    );
+    onClose();
+  }
+  return (
+    <Dialog open onClose={onClose} aria-labelledby="refund-title" fullWidth maxWidth="sm">
+      <DialogTitle id="refund-title">Refund {formatCents(payment.amountCents)}?</DialogTitle>
+      <DialogContent>
+        <DialogContentText sx={{ mb: 2 }}>
+          The payment goes back to {user.email}'s card. The plan's silver they still hold is taken
+          back, and what hunters earned from the silver already spent is taken back from them while
+          it is unpaid.
+        </DialogContentText>
+        <TextField
+          label="Reason (kept in the audit log)"
+          multiline
+          minRows={2}
+          value={reason}
+          onChange={(e) => {
+            setReason(e.target.value);
+            setError('');
+          }}
+          error={!!error}
+          helperText={error || ' '}
+          slotProps={{ htmlInput: { maxLength: ADMIN_REASON_MAX } }}
+          autoFocus
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button color="inherit" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button
+          variant="contained"
+          color="error"
+          onClick={() => void confirm()}
+          loading={refund.isPending}
+        >
+          Refund payment
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
 function GrantSilverForm({ user }: { user: AdminUserDetail }) {
   const grant = useGrantSilver(user.userId);
   const { notify } = useFeedback();
@@ -310,6 +385,7 @@ function ResendMailButton({ user }: { user: AdminUserDetail }) {
 
 function UserDetail({ user }: { user: AdminUserDetail }) {
   const [dialog, setDialog] = useState<'suspend' | 'unsuspend' | null>(null);
+  const [refunding, setRefunding] = useState<AdminUserPayment | null>(null);
   return (
     <Box>
       <Link
@@ -432,6 +508,27 @@ function UserDetail({ user }: { user: AdminUserDetail }) {
             empty="No open sessions."
           />
         </Section>
+        <Section title="Payments" id="payments-title">
+          <MiniTable
+            label="Payments"
+            head={['When', 'Kind', 'Amount', 'Status', '']}
+            rows={user.payments}
+            cells={(p) => [
+              when(p.created),
+              PAYMENT_KIND[p.kind] ?? p.kind,
+              formatCents(p.amountCents),
+              p.refunded ? <Chip size="small" label="Refunded" /> : p.status,
+              p.refundable ? (
+                <Button size="small" color="error" onClick={() => setRefunding(p)}>
+                  Refund
+                </Button>
+              ) : (
+                ''
+              ),
+            ]}
+            empty="No payments."
+          />
+        </Section>
         <Section title="Silver history" id="silver-title">
           <MiniTable
             label="Silver history"
@@ -499,6 +596,9 @@ function UserDetail({ user }: { user: AdminUserDetail }) {
 
       {dialog === 'suspend' && <SuspendDialog user={user} onClose={() => setDialog(null)} />}
       {dialog === 'unsuspend' && <UnsuspendDialog user={user} onClose={() => setDialog(null)} />}
+      {refunding && (
+        <RefundDialog user={user} payment={refunding} onClose={() => setRefunding(null)} />
+      )}
     </Box>
   );
 }
