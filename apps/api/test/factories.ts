@@ -3,9 +3,10 @@
  * membership and silver, media rows, bounties, claims), made through the API where it can.
  */
 import crypto from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { queryRows, type Db } from '../src/db/client';
+import type { Db } from '../src/db/client';
+import { hunterBalances } from '../src/modules/payouts/payouts.repository';
 import { media, users } from '../src/db/schema';
 import { signUp } from './helper';
 
@@ -72,18 +73,17 @@ export async function silverOf(db: Db, userId: number): Promise<{ silver: number
 export const DELUXE_HUNTER_MICROS_PER_SILVER = 91_960;
 
 /** A hunter's ledger balances in micro-dollars (positive: owed to the hunter). */
-export async function earningsOf(
-  db: Db,
-  userId: number,
-): Promise<{ pending: number; available: number }> {
-  const rows = await queryRows<{ code: string; balance: string }>(
-    db,
-    sql`select code, balance::text from ledger_accounts
-        where user_id = ${userId} and code in ('hunter_pending', 'hunter_available')`,
-  );
-  const of = (code: string) => 0 - Number(rows.find((r) => r.code === code)?.balance ?? 0);
-  return { pending: of('hunter_pending'), available: of('hunter_available') };
-}
+export const earningsOf = (db: Db, userId: number) => hunterBalances(db, userId);
+
+/** A card the sandbox gateway accepts, as the membership form sends it. */
+export const TEST_CARD = {
+  number: '4242 4242 4242 4242',
+  cvv: '987',
+  month: '12',
+  year: '30',
+  name: 'Ada Lovelace',
+  zip: '10001',
+};
 
 /** A media row as the upload endpoint leaves it (no files): for tests of what refers to media. */
 export async function insertMediaRow(

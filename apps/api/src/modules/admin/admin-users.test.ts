@@ -7,20 +7,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema';
 import type { Mailer, MailMessage } from '../../mail/mailer';
 import { enrolledAdmin, type Auth } from '../../../test/admin-support';
-import { activeMember, insertMediaRow, postBounty, postClaim } from '../../../test/factories';
+import {
+  activeMember,
+  insertMediaRow,
+  postBounty,
+  postClaim,
+  TEST_CARD,
+} from '../../../test/factories';
 import { createTestApp, PASSWORD, signUp, uniqueEmail, type TestApp } from '../../../test/helper';
 
 const WEB = 'https://bountyhunt.example';
 const SSN = '123456789';
 const ACCOUNT = '9876543210';
-const CARD = {
-  number: '4242 4242 4242 4242',
-  cvv: '987',
-  month: '12',
-  year: '30',
-  name: 'Ada Lovelace',
-  zip: '10001',
-};
+const CARD = TEST_CARD;
 
 class CapturingMailer implements Mailer {
   sent: MailMessage[] = [];

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { charges, silverLedger, users } from '../../db/schema';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
 import { SANDBOX_CARDS } from '../../payments/sandbox-gateway';
+import { TEST_CARD } from '../../../test/factories';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -12,14 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const CARD = {
-  number: '4242 4242 4242 4242',
-  cvv: '987',
-  month: '12',
-  year: '30',
-  name: 'Ada Lovelace',
-  zip: '10001',
-};
+const CARD = TEST_CARD;
 
 const MONTH_MS = (from: Date) => {
   const d = new Date(from);

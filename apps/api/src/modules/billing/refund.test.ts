@@ -7,18 +7,12 @@ import {
   postBounty,
   postClaim,
   silverOf,
+  TEST_CARD,
   type Session,
 } from '../../../test/factories';
 import { ledgerRecount } from '../payouts/ledger.service';
 
-const CARD = {
-  number: '4242 4242 4242 4242',
-  cvv: '987',
-  month: '12',
-  year: '30',
-  name: 'Ada Lovelace',
-  zip: '10001',
-};
+const CARD = TEST_CARD;
 /** A Standard member's silver earns a hunter $6.99 / 50 × 0.80 = 111,840 micro-dollars. */
 const STANDARD_HUNTER = 111_840;
 

@@ -151,28 +151,41 @@ function MiniTable<T>({
 
 const when = (iso: string) => <Box sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(iso)}</Box>;
 
-function SuspendDialog({ user, onClose }: { user: AdminUserDetail; onClose: () => void }) {
-  const suspend = useSuspendUser(user.userId);
-  const { notify } = useFeedback();
+/**
+ * A confirmation that needs a reason (kept in the audit log): `act` answers an error message,
+ * or null when it went through (the dialog then closes).
+ */
+function ReasonDialog({
+  id,
+  title,
+  text,
+  confirmLabel,
+  pending,
+  act,
+  onClose,
+}: {
+  id: string;
+  title: string;
+  text: ReactNode;
+  confirmLabel: string;
+  pending: boolean;
+  act: (reason: string) => Promise<string | null>;
+  onClose: () => void;
+}) {
   const [reason, setReason] = useState('');
   const [error, setError] = useState('');
   async function confirm() {
     if (!reason.trim()) return setError('Please give a reason.');
     setError('');
-    const res = await suspend.mutateAsync({ reason: reason.trim() });
-    if (res.status !== 204) return setError(res.message || API_MSG.formOther(res.status));
-    notify(ADMIN_USERS_MSG.suspended, 'success');
+    const failed = await act(reason.trim());
+    if (failed) return setError(failed);
     onClose();
   }
   return (
-    <Dialog open onClose={onClose} aria-labelledby="suspend-title" fullWidth maxWidth="sm">
-      <DialogTitle id="suspend-title">Suspend {user.email}?</DialogTitle>
+    <Dialog open onClose={onClose} aria-labelledby={id} fullWidth maxWidth="sm">
+      <DialogTitle id={id}>{title}</DialogTitle>
       <DialogContent>
-        <DialogContentText sx={{ mb: 2 }}>
-          They are signed out everywhere at once, cannot sign in (“Your account is suspended.
-          Contact support.”), and their profile and content are hidden until the suspension is
-          lifted.
-        </DialogContentText>
+        <DialogContentText sx={{ mb: 2 }}>{text}</DialogContentText>
         <TextField
           label="Reason (kept in the audit log)"
           multiline
@@ -192,16 +205,32 @@ function SuspendDialog({ user, onClose }: { user: AdminUserDetail; onClose: () =
         <Button color="inherit" onClick={onClose}>
           Cancel
         </Button>
-        <Button
-          variant="contained"
-          color="error"
-          onClick={() => void confirm()}
-          loading={suspend.isPending}
-        >
-          Suspend account
+        <Button variant="contained" color="error" onClick={() => void confirm()} loading={pending}>
+          {confirmLabel}
         </Button>
       </DialogActions>
     </Dialog>
+  );
+}
+
+function SuspendDialog({ user, onClose }: { user: AdminUserDetail; onClose: () => void }) {
+  const suspend = useSuspendUser(user.userId);
+  const { notify } = useFeedback();
+  return (
+    <ReasonDialog
+      id="suspend-title"
+      title={`Suspend ${user.email}?`}
+      text="They are signed out everywhere at once, cannot sign in (“Your account is suspended. Contact support.”), and their profile and content are hidden until the suspension is lifted."
+      confirmLabel="Suspend account"
+      pending={suspend.isPending}
+      onClose={onClose}
+      act={async (reason) => {
+        const res = await suspend.mutateAsync({ reason });
+        if (res.status !== 204) return res.message || API_MSG.formOther(res.status);
+        notify(ADMIN_USERS_MSG.suspended, 'success');
+        return null;
+      }}
+    />
   );
 }
 
@@ -257,58 +286,25 @@ function RefundDialog({
 }) {
   const refund = useRefund(user.userId);
   const { notify } = useFeedback();
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState('');
-  async function confirm() {
-    if (!reason.trim()) return setError('Please give a reason.');
-    setError('');
-    const res = await refund.mutateAsync({ chargeId: payment.chargeId, reason: reason.trim() });
-    if (res.status !== 200) return setError(res.message || API_MSG.formOther(res.status));
-    notify(
-      `Refunded ${formatCents(res.data.refundedCents)}: ${formatCount(res.data.silverTaken)} silver taken back, ` +
-        `${formatCents(res.data.earningsReversedCents)} of hunters' unpaid earnings reversed.`,
-      'success',
-    );
-    onClose();
-  }
   return (
-    <Dialog open onClose={onClose} aria-labelledby="refund-title" fullWidth maxWidth="sm">
-      <DialogTitle id="refund-title">Refund {formatCents(payment.amountCents)}?</DialogTitle>
-      <DialogContent>
-        <DialogContentText sx={{ mb: 2 }}>
-          The payment goes back to {user.email}'s card. The plan's silver they still hold is taken
-          back, and what hunters earned from the silver already spent is taken back from them while
-          it is unpaid.
-        </DialogContentText>
-        <TextField
-          label="Reason (kept in the audit log)"
-          multiline
-          minRows={2}
-          value={reason}
-          onChange={(e) => {
-            setReason(e.target.value);
-            setError('');
-          }}
-          error={!!error}
-          helperText={error || ' '}
-          slotProps={{ htmlInput: { maxLength: ADMIN_REASON_MAX } }}
-          autoFocus
-        />
-      </DialogContent>
-      <DialogActions>
-        <Button color="inherit" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button
-          variant="contained"
-          color="error"
-          onClick={() => void confirm()}
-          loading={refund.isPending}
-        >
-          Refund payment
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <ReasonDialog
+      id="refund-title"
+      title={`Refund ${formatCents(payment.amountCents)}?`}
+      text={`The payment goes back to ${user.email}'s card. The plan's silver they still hold is taken back, and what hunters earned from the silver already spent is taken back from them while it is unpaid.`}
+      confirmLabel="Refund payment"
+      pending={refund.isPending}
+      onClose={onClose}
+      act={async (reason) => {
+        const res = await refund.mutateAsync({ chargeId: payment.chargeId, reason });
+        if (res.status !== 200) return res.message || API_MSG.formOther(res.status);
+        notify(
+          `Refunded ${formatCents(res.data.refundedCents)}: ${formatCount(res.data.silverTaken)} silver taken back, ` +
+            `${formatCents(res.data.earningsReversedCents)} of hunters' unpaid earnings reversed.`,
+          'success',
+        );
+        return null;
+      }}
+    />
   );
 }
 
