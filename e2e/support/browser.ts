@@ -97,7 +97,8 @@ export function useBrowser(spec: string): BrowserKit {
       for (const sel of opts.exclude ?? []) builder = builder.exclude(sel);
       const result = await builder.analyze();
       const summary = result.violations.map(
-        (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+        (v) =>
+          `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 160)}`).join(', ')})`,
       );
       expect(summary, `axe violations on ${page.url()}`).toEqual([]);
     },

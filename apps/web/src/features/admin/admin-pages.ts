@@ -8,6 +8,8 @@ import DashboardIcon from '@mui/icons-material/Dashboard';
 import PeopleIcon from '@mui/icons-material/People';
 import FlagIcon from '@mui/icons-material/Flag';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
+import PaymentsIcon from '@mui/icons-material/Payments';
+import DescriptionIcon from '@mui/icons-material/Description';
 import type { ComponentType } from 'react';
 
 export interface AdminPage {
@@ -46,6 +48,19 @@ export const ADMIN_PAGES: AdminPage[] = [
     label: 'Reports',
     icon: FlagIcon,
     page: () => import('./pages/reports-page'),
+  },
+  {
+    path: 'payouts',
+    label: 'Payouts',
+    icon: PaymentsIcon,
+    page: () => import('./pages/payouts-page'),
+    children: [{ path: 'payouts/:batchId', page: () => import('./pages/payout-batch-page') }],
+  },
+  {
+    path: 'tax-forms',
+    label: 'Tax forms',
+    icon: DescriptionIcon,
+    page: () => import('./pages/tax-forms-page'),
   },
   {
     path: 'audit',

@@ -115,6 +115,13 @@ export function settingsSections(
           },
         ],
       },
+      {
+        title: 'Payouts',
+        rows: [
+          { label: 'Earnings', to: '/account/earnings', value: 'View', testId: 'row-earnings' },
+          { label: 'Tax Forms', to: '/account/tax-forms', value: 'View', testId: 'row-tax-forms' },
+        ],
+      },
     );
   } else {
     sections.push({
