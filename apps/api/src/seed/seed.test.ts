@@ -6,6 +6,7 @@ import { queryRows } from '../db/client';
 import { loadConfig } from '../env';
 import { ROLE } from '@bountyhunt/shared/roles';
 import { DEMO_ADMIN_EMAIL, DEMO_HUNTER_EMAIL, DEMO_MEMBER_EMAIL, DEMO_PASSWORD } from './demo-data';
+import { readNacha } from '../../test/nacha-reader';
 import { ledgerRecount } from '../modules/payouts/ledger.service';
 import { seedDemo, shouldSeedAtStart, type SeedResult } from './seed';
 
@@ -165,6 +166,26 @@ describe('demo seed', () => {
     const recount = await ledgerRecount(t.db.handle.db);
     expect(recount.mismatched).toEqual([]);
     expect(recount).toMatchObject({ balanceSum: 0, unbalancedTransactions: 0 });
+  });
+
+  it("leaves this week's run to the admin: the preview has a payee, and the run's NACHA file balances", async () => {
+    if (!withBounties() || !withMedia()) return;
+    const { payouts } = t.root.services;
+    const preview = await payouts.preview();
+    expect(preview.count).toBeGreaterThanOrEqual(1);
+    expect(preview.held.length).toBeGreaterThanOrEqual(1);
+    const [admin] = await queryRows<{ id: number }>(
+      t.db.handle.db,
+      sql`select id from users where email = ${DEMO_ADMIN_EMAIL}`,
+    );
+    const actor = { userId: admin!.id, role: ROLE.admin, sessionId: 0, secondFactor: true };
+    const batch = await payouts.runNow(actor, null);
+    expect(batch).toMatchObject({ count: preview.count, totalCents: preview.totalCents });
+    const file = readNacha((await payouts.batchFile(actor, batch.batchId, null)).text);
+    expect(file.fileControl.totalCreditCents).toBe(preview.totalCents);
+    expect(file.entries).toHaveLength(preview.count);
+    expect(file.fileControl.entryHash).toBe(file.computedEntryHash);
+    expect((await ledgerRecount(t.db.handle.db)).balanceSum).toBe(0);
   });
 
   it('does nothing the second time', async () => {
