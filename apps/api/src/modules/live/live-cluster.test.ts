@@ -106,9 +106,7 @@ for (const bus of ['postgres', 'redis'] as const) {
           headers: hunter.auth,
           payload: { text: 'and back' },
         });
-        await onA.next(
-          (e) => (e.data as { message?: { text: string } }).message?.text === 'and back',
-        );
+        await onA.next((e) => e.data.message?.text === 'and back');
         onA.close();
         onB.close();
       });
@@ -153,9 +151,7 @@ for (const bus of ['postgres', 'redis'] as const) {
           payload: { claimId, votes: 3 },
         });
         const tally = await watch.next(
-          (e) =>
-            e.data.type === 'tally' &&
-            (e.data as { claims: { votes: number }[] }).claims[0]?.votes === 3,
+          (e) => e.data.type === 'tally' && e.data.claims[0]?.votes === 3,
         );
         expect(tally.data).toMatchObject({ bountyId, claims: [{ claimId, votes: 3, rank: 1 }] });
         watch.close();

@@ -95,12 +95,12 @@ describe('GET /events', () => {
     await send(member, id, 'two');
     await send(member, id, 'three');
     const again = await openStream(base, { token: hunter.token, lastEventId: one.id });
-    await again.next((e) => (e.data as { message?: { text: string } }).message?.text === 'three');
+    await again.next((e) => e.data.message?.text === 'three');
     await send(member, id, 'four');
-    await again.next((e) => (e.data as { message?: { text: string } }).message?.text === 'four');
+    await again.next((e) => e.data.message?.text === 'four');
     const texts = again.events
       .filter((e) => e.data.type === 'message')
-      .map((e) => (e.data as { message: { text: string } }).message.text);
+      .map((e) => e.data.message.text);
     expect(texts).toEqual(['two', 'three', 'four']);
     const ids = again.events.map((e) => e.id);
     expect([...ids].sort((a, b) => a - b)).toEqual(ids);
@@ -158,8 +158,8 @@ describe('GET /events', () => {
     const final = await anon.next(
       (e) =>
         e.data.type === 'tally' &&
-        (e.data as { claims: { claimId: number; votes: number }[] }).claims.some(
-          (c) => c.claimId === claimId && c.votes === 12,
+        e.data.claims.some(
+          (c: { claimId: number; votes: number }) => c.claimId === claimId && c.votes === 12,
         ),
       5000,
       from,
