@@ -3,11 +3,14 @@ import ChatBubbleOutlineIcon from '@mui/icons-material/ChatBubbleOutlineRounded'
 import HomeIcon from '@mui/icons-material/Home';
 import PeopleAltIcon from '@mui/icons-material/PeopleAlt';
 import PersonIcon from '@mui/icons-material/Person';
+import Badge from '@mui/material/Badge';
 import BottomNavigation from '@mui/material/BottomNavigation';
 import BottomNavigationAction from '@mui/material/BottomNavigationAction';
 import Paper from '@mui/material/Paper';
 import { UI } from '@bountyhunt/shared/api';
 import { Link as RouterLink, useLocation } from 'react-router';
+import { useMessageUnread } from '../../lib/live/unread';
+import { useSession } from '../../lib/session';
 
 const ITEMS = [
   { label: 'Home', to: '/', Icon: HomeIcon, match: (p: string) => p === '/' },
@@ -39,10 +42,15 @@ const ITEMS = [
 
 export const BOTTOM_NAV_HEIGHT = 56;
 
-/** SPEC.md §2 Bottom nav bar; labels are hidden at 768px and below, leaving the icons. */
+/**
+ * SPEC.md §2 Bottom nav bar; labels are hidden at 768px and below, leaving the icons. Messages
+ * carries the unread count (kept live by the event stream).
+ */
 export function BottomNav() {
   const { pathname } = useLocation();
   const current = ITEMS.findIndex((i) => i.match(pathname));
+  const { user } = useSession();
+  const unread = useMessageUnread(!!user);
   return (
     <Paper
       component="nav"
@@ -69,8 +77,22 @@ export function BottomNav() {
           <BottomNavigationAction
             key={label}
             label={label}
-            aria-label={label}
-            icon={<Icon />}
+            aria-label={label === 'Messages' && unread > 0 ? `Messages, ${unread} unread` : label}
+            icon={
+              label === 'Messages' ? (
+                <Badge
+                  badgeContent={unread}
+                  max={99}
+                  color="primary"
+                  invisible={unread === 0}
+                  data-testid="messages-badge"
+                >
+                  <Icon />
+                </Badge>
+              ) : (
+                <Icon />
+              )
+            }
             component={RouterLink}
             to={to}
             sx={{

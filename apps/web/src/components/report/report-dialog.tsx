@@ -27,11 +27,12 @@ import { useApiMutation } from '../../lib/query';
 
 type Form = z.input<typeof reportCreateSchema>;
 
-const NOUN: Record<ReportTarget, string> = {
+const NOUN: Record<ReportTarget | 'message', string> = {
   claim: 'claim',
   post: 'post',
   hunter: 'profile',
   bounty: 'bounty',
+  message: 'message',
 };
 
 export default function ReportDialog({

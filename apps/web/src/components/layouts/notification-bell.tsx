@@ -1,0 +1,30 @@
+import NotificationsNoneIcon from '@mui/icons-material/NotificationsNoneRounded';
+import Badge from '@mui/material/Badge';
+import IconButton from '@mui/material/IconButton';
+import { Link as RouterLink } from 'react-router';
+import { useNotificationUnread } from '../../lib/live/unread';
+import { HEADER_BUTTON_HEIGHT } from '../../lib/theme';
+
+/** The header's bell: opens /notifications; the badge counts unread ones (kept live). */
+export function NotificationBell() {
+  const unread = useNotificationUnread(true);
+  return (
+    <IconButton
+      component={RouterLink}
+      to="/notifications"
+      aria-label={unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'}
+      data-testid="notification-bell"
+      sx={{ height: HEADER_BUTTON_HEIGHT + 6, width: HEADER_BUTTON_HEIGHT + 6 }}
+    >
+      <Badge
+        badgeContent={unread}
+        max={99}
+        color="primary"
+        invisible={unread === 0}
+        data-testid="notification-badge"
+      >
+        <NotificationsNoneIcon />
+      </Badge>
+    </IconButton>
+  );
+}
