@@ -31,6 +31,9 @@ import identityRoutes from './modules/identity/identity.routes';
 import adminUsersRoutes from './modules/admin/admin-users.routes';
 import moderationRoutes from './modules/moderation/moderation.routes';
 import payoutsRoutes from './modules/payouts/payouts.routes';
+import liveRoutes from './modules/live/live.routes';
+import messagesRoutes from './modules/messages/messages.routes';
+import notificationsRoutes from './modules/notifications/notifications.routes';
 import { registerCompression } from './plugins/compress';
 import { registerErrorHandler } from './plugins/error-handler';
 import { REDACT_PATHS, requestSerializers } from './plugins/logging';
@@ -132,6 +135,9 @@ export async function buildApp(root: Root, logger: FastifyBaseLogger): Promise<F
   await app.register(adminUsersRoutes);
   await app.register(moderationRoutes);
   await app.register(payoutsRoutes);
+  await app.register(liveRoutes);
+  await app.register(messagesRoutes);
+  await app.register(notificationsRoutes);
 
   return app as unknown as FastifyInstance;
 }

@@ -37,6 +37,13 @@ import { IdentityService } from './modules/identity/identity.service';
 import { mediaJobs } from './modules/media/media.jobs';
 import { VideoTools } from './modules/media/media.processor';
 import { MediaService } from './modules/media/media.service';
+import { MemoryBus, createEventBus, type EventBus } from './modules/live/live.bus';
+import { liveJobs } from './modules/live/live.jobs';
+import { eventsByIds } from './modules/live/live.repository';
+import { LiveService } from './modules/live/live.service';
+import { messagesJobs } from './modules/messages/messages.jobs';
+import { MessagesService } from './modules/messages/messages.service';
+import { NotificationsService } from './modules/notifications/notifications.service';
 import { ModerationService } from './modules/moderation/moderation.service';
 import { DiskPayoutProvider, type PayoutProvider } from './modules/payouts/payout-provider';
 import { payoutsJobs } from './modules/payouts/payouts.jobs';
@@ -65,6 +72,8 @@ export interface RootParts {
   rateLimiter?: RateLimiter;
   cipher?: FieldCipher;
   payoutProvider?: PayoutProvider;
+  /** Wakes the other API instances (createEventBusFor); in process when absent. */
+  bus?: EventBus;
 }
 
 export interface Root {
@@ -90,6 +99,7 @@ function createServices(
     feedCache: FeedCache;
     cipher: FieldCipher;
     payoutProvider: PayoutProvider;
+    bus: EventBus;
   },
 ) {
   const tmpDir = path.join(ctx.config.dataDir, 'tmp');
@@ -100,12 +110,19 @@ function createServices(
     tmpDir,
   });
   const audit = new AuditService(ctx);
+  const live = new LiveService(ctx, parts.bus);
+  const notifications = new NotificationsService(
+    ctx,
+    live,
+    parts.cipher.deriveKey('notification-unsubscribe'),
+  );
+  const messages = new MessagesService(ctx, live, notifications);
   const auth = new AuthService(ctx, audit);
   const users = new UsersService(ctx);
   const account = new AccountService(ctx, parts.cipher, users, auth);
   const billing = new BillingService(ctx, parts.gateway, users);
   const renewal = new RenewalService(ctx, parts.gateway, users);
-  const bounties = new BountiesService(ctx, parts.feedCache);
+  const bounties = new BountiesService(ctx, parts.feedCache, live, notifications);
   const profiles = new ProfilesService(ctx, users);
   const admin = new AdminService(ctx, parts.cipher, users, auth, account, audit);
   const moderation = new ModerationService(ctx, { audit, bounties, profiles, users });
@@ -116,13 +133,22 @@ function createServices(
     media,
     audit,
     parts.cipher.deriveKey('identity-media-url'),
+    notifications,
   );
   const adminUsers = new AdminUsersService(ctx, users, auth, account, audit);
-  const payouts = new PayoutsService(ctx, { account, audit, provider: parts.payoutProvider });
+  const payouts = new PayoutsService(ctx, {
+    account,
+    audit,
+    provider: parts.payoutProvider,
+    notifications,
+  });
   const refunds = new RefundService(ctx, parts.gateway, { bounties, audit });
   return {
     media,
     audit,
+    live,
+    notifications,
+    messages,
     auth,
     users,
     account,
@@ -161,7 +187,15 @@ export function createRoot(parts: RootParts): Root {
   const rateLimiter =
     parts.rateLimiter ?? new RateLimiter(new MemoryRateStore(clock), config.rateLimitAllow);
   const payoutProvider = parts.payoutProvider ?? new DiskPayoutProvider(config.dataDir);
-  const services = createServices(ctx, { storage, gateway, feedCache, cipher, payoutProvider });
+  const bus = parts.bus ?? new MemoryBus();
+  const services = createServices(ctx, {
+    storage,
+    gateway,
+    feedCache,
+    cipher,
+    payoutProvider,
+    bus,
+  });
   const jobDefinitions = [
     ...mediaJobs(services.media),
     ...accountJobs(services.account, log),
@@ -169,6 +203,8 @@ export function createRoot(parts: RootParts): Root {
     ...billingJobs(services.renewal),
     ...bountiesJobs(services.bounties),
     ...payoutsJobs(services.payouts, config.PAYOUT_SCHEDULE),
+    ...messagesJobs(services.messages),
+    ...liveJobs(services.live),
   ];
   return {
     ctx,
@@ -199,4 +235,25 @@ export async function createRateLimiter(
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false });
   redis.on('error', (err) => log.warn({ err: { message: err.message } }, 'redis error'));
   return new RateLimiter(new RedisRateStore(redis), config.rateLimitAllow);
+}
+
+/**
+ * The live events bus for this deployment (LIVE_BUS): Redis pub/sub with REDIS_URL, PostgreSQL
+ * LISTEN/NOTIFY on PostgreSQL, in process on the embedded database.
+ */
+export function createEventBusFor(
+  config: Config,
+  database: DatabaseHandle,
+  log: FastifyBaseLogger,
+): Promise<EventBus> {
+  return createEventBus(
+    {
+      choice: config.LIVE_BUS,
+      redisUrl: config.REDIS_URL,
+      pool: database.pool,
+      databaseUrl: config.databaseUrl,
+      load: (ids) => eventsByIds(database.db, ids),
+    },
+    log,
+  );
 }

@@ -81,6 +81,12 @@ const envSchema = z.object({
   RL_UPLOAD_USER: z.string().default('60/3600'),
   RL_VOTE_USER: z.string().default('120/60'),
   RL_REPORT_USER: z.string().default('30/3600'),
+  RL_MESSAGE_USER: z.string().default('20/60'),
+  /** Live event streams (issue 19): a comment line this often keeps proxies from closing them. */
+  LIVE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(120_000).default(25_000),
+  /** Which bus wakes the other API instances: auto = Redis with REDIS_URL, else PostgreSQL
+   * LISTEN/NOTIFY on PostgreSQL, else in process. */
+  LIVE_BUS: z.enum(['auto', 'memory', 'postgres', 'redis']).default('auto'),
   /** Payouts (issue 18): the hunter's share of what a vote or prize is worth, 0 to 1. */
   CREATOR_SHARE: z.coerce.number().min(0).max(1).default(0.8),
   /** A hunter is paid when the available balance is at least this many cents. */
@@ -130,7 +136,8 @@ export interface Config extends RawEnv {
     | 'resetIp'
     | 'uploadUser'
     | 'voteUser'
-    | 'reportUser',
+    | 'reportUser'
+    | 'messageUser',
     RateRule
   >;
   rateLimitAllow: string[];
@@ -173,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       uploadUser: parseRule('RL_UPLOAD_USER', raw.RL_UPLOAD_USER),
       voteUser: parseRule('RL_VOTE_USER', raw.RL_VOTE_USER),
       reportUser: parseRule('RL_REPORT_USER', raw.RL_REPORT_USER),
+      messageUser: parseRule('RL_MESSAGE_USER', raw.RL_MESSAGE_USER),
     },
     rateLimitAllow: raw.RATE_LIMIT_ALLOW.split(',')
       .map((s) => s.trim())

@@ -1,7 +1,7 @@
 /** The whole product in one process: API on API_PORT, web app on WEB_PORT. */
 import fs from 'node:fs';
 import { buildApp, createLogger } from './app';
-import { createRateLimiter, createRoot } from './composition';
+import { createEventBusFor, createRateLimiter, createRoot } from './composition';
 import { createDatabase, runMigrations } from './db/client';
 import { loadConfigOrExit } from './env';
 import { PgBossJobQueue } from './jobs/pg-boss-queue';
@@ -32,7 +32,9 @@ if (shouldSeedAtStart(config, database.kind, brandNew)) {
   const { seedDemo } = await import('./seed/seed');
   await seedDemo({ config, database, log, jobs });
 }
-const root = createRoot({ config, database, log, jobs, rateLimiter });
+const bus = await createEventBusFor(config, database, log);
+log.info({ bus: bus.kind }, 'live events bus ready');
+const root = createRoot({ config, database, log, jobs, rateLimiter, bus });
 const app = await buildApp(root, log);
 const web = process.env.API_ONLY === '1' ? undefined : await buildWebServer(config, app.log);
 
@@ -63,6 +65,7 @@ async function shutdown(signal: string) {
     // Running jobs get 10 s; one still running stays in the table and is retried later.
     await jobs.stop(10_000);
     await rateLimiter.close();
+    await root.services.live.close();
     await root.storage.close();
     await database.close();
     log.info('stopped');

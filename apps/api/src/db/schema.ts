@@ -9,3 +9,6 @@ export * from './schema/admin';
 export * from './schema/identity';
 export * from './schema/moderation';
 export * from './schema/payouts';
+export * from './schema/live';
+export * from './schema/messages';
+export * from './schema/notifications';

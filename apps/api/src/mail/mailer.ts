@@ -18,6 +18,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Extra headers (List-Unsubscribe on notification mails). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {

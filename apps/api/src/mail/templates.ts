@@ -181,3 +181,35 @@ export function payoutReturnedMail(
     footnote: `Questions about a payout? Write to ${UI.supportEmail}.`,
   });
 }
+
+/** A notification (issue 19) that has no mail of its own: its title, text and a link. */
+export function noticeMail(
+  to: string,
+  n: { subject: string; heading: string; text: string; link: string | null; linkLabel: string },
+): MailMessage {
+  return compose(to, n.subject, {
+    preheader: n.text,
+    heading: n.heading,
+    paragraphs: [n.text],
+    ...(n.link ? { button: { label: n.linkLabel, href: n.link } } : {}),
+  });
+}
+
+/**
+ * Adds the one-click unsubscribe (RFC 8058: List-Unsubscribe + List-Unsubscribe-Post) and a
+ * line saying how to stop these mails to a notification mail.
+ */
+export function withUnsubscribe(message: MailMessage, url: string, what: string): MailMessage {
+  const line = `You get this mail because of your notification settings (${what}). Unsubscribe: ${url}`;
+  const html = `<p style="margin:0;padding:8px 4px 24px;font-size:12px;line-height:18px;color:${C.muted};text-align:center">You get this mail because of your notification settings (${escapeHtml(what)}). <a href="${escapeHtml(url)}" style="color:${C.secondary}">Unsubscribe</a></p>`;
+  return {
+    ...message,
+    text: `${message.text}\n\n${line}\n`,
+    html: message.html.replace(/<\/body>/, `${html}</body>`),
+    headers: {
+      ...message.headers,
+      'List-Unsubscribe': `<${url}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
+  };
+}

@@ -14,6 +14,7 @@ import {
   deleteUserSessions,
   findLiveSession,
   insertSession,
+  isSessionLive,
   markSessionSecondFactor,
   touchSession,
 } from './sessions.repository';
@@ -81,6 +82,11 @@ export class AuthService {
       sessionId: session.sessionId,
       secondFactor: session.secondFactorAt !== null,
     };
+  }
+
+  /** A session still signs its user in (an open event stream checks now and then). */
+  sessionAlive(sessionId: number, userId: number): Promise<boolean> {
+    return isSessionLive(this.ctx.db, sessionId, userId, this.ctx.clock.now());
   }
 
   /** DELETE /auth/{token}: ends that session. Unknown tokens are a no-op, so logout never leaks whether a token existed. */

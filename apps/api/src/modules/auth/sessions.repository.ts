@@ -83,3 +83,26 @@ export async function deleteUserSessions(
 export async function markSessionSecondFactor(db: DbOrTx, id: number, now: Date): Promise<void> {
   await db.update(sessions).set({ secondFactorAt: now }).where(eq(sessions.id, id));
 }
+
+/** A session by id that has not expired and whose user is not suspended (open event streams). */
+export async function isSessionLive(
+  db: DbOrTx,
+  sessionId: number,
+  userId: number,
+  now: Date,
+): Promise<boolean> {
+  const rows = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .innerJoin(sessionUserJoin.table, sessionUserJoin.on(sessions.userId))
+    .where(
+      and(
+        eq(sessions.id, sessionId),
+        eq(sessions.userId, userId),
+        gt(sessions.expiresAt, now),
+        sessionUserJoin.notSuspended,
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+}

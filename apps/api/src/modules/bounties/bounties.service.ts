@@ -34,6 +34,8 @@ import { recordEarnings, reverseClaimEarnings, silverValueMicros } from '../payo
 import { isUniqueViolation } from '../../db/errors';
 import type { DbOrTx } from '../../db/client';
 import type { ReportItemPreview } from '@bountyhunt/shared/moderation';
+import { bountyTopic, type LiveService } from '../live/live.service';
+import type { Notice, NotificationsService } from '../notifications/notifications.service';
 import { ANONYMOUS, seesHiddenOf, type HiddenChange, type Viewer } from '../../lib/visibility';
 
 type BountyCreateInput = z.infer<typeof bountyCreateSchema>;
@@ -52,6 +54,10 @@ export function toPrefixQuery(term: string): string | null {
   const unique = [...new Set(words)].slice(0, 8);
   return unique.length ? unique.map((w) => `${w}:*`).join(' & ') : null;
 }
+
+/** A tally carries the round's top claims, and up to this many more that were voted on. */
+const TALLY_TOP = 100;
+const TALLY_EXTRA = 50;
 
 /** The feed's page sizes (limits from the shared search schema). */
 const FEED_PAGE: PageSize = { default: SEARCH_PAGE.default, max: SEARCH_PAGE.max };
@@ -73,7 +79,40 @@ export class BountiesService {
     private readonly ctx: ServiceContext,
     /** One per running API (composition root), shared by routes and jobs. */
     private readonly feedCache: FeedCache,
+    private readonly live: LiveService,
+    private readonly notifications: NotificationsService,
   ) {}
+
+  /** Claims voted on since a round's last tally went out, by `bountyId:round`. */
+  private readonly tallyPending = new Map<string, Set<number>>();
+
+  /**
+   * Votes moved a round's counts: watchers of the bounty get its tally, at most a few times a
+   * second however many votes arrive (the first at once, the rest folded into the next).
+   */
+  private tallyChanged(bountyId: number, roundNumber: number, claimId?: number): void {
+    const key = `${bountyId}:${roundNumber}`;
+    let pending = this.tallyPending.get(key);
+    if (!pending) this.tallyPending.set(key, (pending = new Set()));
+    if (claimId !== undefined && pending.size < TALLY_EXTRA) pending.add(claimId);
+    this.live.throttle(`tally:${key}`, async () => {
+      const also = [...(this.tallyPending.get(key) ?? [])];
+      this.tallyPending.delete(key);
+      const claims = await claimsRepo.roundTally(
+        this.ctx.db,
+        bountyId,
+        roundNumber,
+        TALLY_TOP,
+        also,
+      );
+      await this.live.emit([
+        {
+          topic: bountyTopic(bountyId),
+          data: { type: 'tally', bountyId, roundId: roundNumber, claims },
+        },
+      ]);
+    });
+  }
 
   private now(): Date {
     return this.ctx.clock.now();
@@ -217,7 +256,7 @@ export class BountiesService {
     // Read before the transaction: the media module reads through its own connection, which on
     // PGlite (one connection) would wait for this transaction. Checked in the order below.
     const file = await getMedia(this.ctx, input.media);
-    const claimId = await this.ctx.db.transaction(async (tx) => {
+    const posted = await this.ctx.db.transaction(async (tx) => {
       // Locking the hunter row serialises this hunter's claims (the one-per-round rule).
       const hunter = await findHunterByUserId(tx, actor.userId, 'no key update');
       if (!hunter) throw forbidden(BOUNTY_MSG.hunterNeeded, 'HUNTER_REQUIRED');
@@ -244,10 +283,29 @@ export class BountiesService {
         media: input.media,
         createdAt: now,
       });
-      return claim.id;
+      const events = await this.live.record(tx, [
+        {
+          topic: bountyTopic(bounty.id),
+          data: { type: 'claim', bountyId: bounty.id, roundId: input.roundId, claimId: claim.id },
+        },
+      ]);
+      return { id: claim.id, events, bounty };
     });
     this.feedCache.clear();
-    return this.getClaim(claimId, { userId: actor.userId, admin: false });
+    await this.live.wake(posted.events);
+    this.tallyChanged(posted.bounty.id, input.roundId);
+    if (posted.bounty.userId !== actor.userId) {
+      const handle = (await handlesOf(this.ctx.db, [actor.userId])).get(actor.userId);
+      await this.notifications.notify({
+        userId: posted.bounty.userId,
+        type: 'claim_new',
+        title: `New claim on “${posted.bounty.title}”`,
+        body: `${handle ? `@${handle}` : 'A hunter'} claimed your bounty in round ${input.roundId}.`,
+        link: `/claim/${posted.id}`,
+        linkLabel: 'See the Claim',
+      });
+    }
+    return this.getClaim(posted.id, { userId: actor.userId, admin: false });
   }
 
   /** GET /claim/{id}: a hidden claim (or one in a hidden bounty…) is a 404 but for its hunter and admins. */
@@ -291,7 +349,7 @@ export class BountiesService {
     // by the time it is read (a top-up, a membership renewed) is tried once more.
     for (let attempt = 0; ; attempt++) {
       const now = this.now();
-      let done: { silver: number; votes: number } | undefined;
+      let done: Awaited<ReturnType<typeof votesRepo.castVote>>;
       try {
         done = await votesRepo.castVote(this.ctx.db, {
           claimId: input.claimId,
@@ -304,7 +362,10 @@ export class BountiesService {
         if (isUniqueViolation(err)) throw conflict(BOUNTY_MSG.alreadyVoted, 'ALREADY_VOTED');
         throw err;
       }
-      if (done) return { claimId: input.claimId, vote: n, votes: done.votes, silver: done.silver };
+      if (done) {
+        this.tallyChanged(done.bountyId, done.roundNumber, input.claimId);
+        return { claimId: input.claimId, vote: n, votes: done.votes, silver: done.silver };
+      }
       await this.whyNoVote(actor, input.claimId, n, now);
       if (attempt >= 1) throw conflict(BOUNTY_MSG.roundNotActive, 'ROUND_NOT_ACTIVE');
     }
@@ -436,6 +497,7 @@ export class BountiesService {
     const now = this.now();
     let closed = 0;
     let decided = 0;
+    const notices: Notice[] = [];
     for (;;) {
       const due = await repo.dueRounds(this.ctx.db, now, batch);
       for (const r of due) {
@@ -445,11 +507,44 @@ export class BountiesService {
           if (!round || round.closedAt) return null;
           await repo.closeRound(tx, round.id, now);
           const bounty = await repo.findBounty(tx, round.bountyId, 'no key update');
-          if (!bounty || bounty.status !== 'open' || bounty.roundCount !== round.number)
+          if (!bounty || bounty.status !== 'open' || bounty.roundCount !== round.number) {
+            if (bounty)
+              notices.push({
+                userId: bounty.userId,
+                type: 'round_ended',
+                title: `Round ${round.number} of “${bounty.title}” ended`,
+                body: 'Its votes are final. You can open a further round from the bounty page.',
+                link: `/bounty/${bounty.id}`,
+                linkLabel: 'See the Bounty',
+              });
             return 'closed' as const;
+          }
           const winner = await claimsRepo.topClaim(tx, bounty.id, round.number);
+          const hunter = winner ? await hunterUserId(tx, winner.hunterId) : undefined;
+          notices.push({
+            userId: bounty.userId,
+            type: 'bounty_decided',
+            title: `“${bounty.title}” was decided`,
+            body:
+              winner && hunter !== undefined
+                ? `The top claim of round ${round.number} won${bounty.amount > 0 ? ` ${bounty.amount} silver` : ''}.`
+                : `No claim came in${bounty.amount > 0 ? '; your silver is back in your balance' : ''}.`,
+            link: winner ? `/claim/${winner.id}` : `/bounty/${bounty.id}`,
+            linkLabel: winner ? 'See the Winner' : 'See the Bounty',
+          });
+          if (winner && hunter !== undefined)
+            notices.push({
+              userId: hunter,
+              type: 'claim_won',
+              title: `Your claim won “${bounty.title}”`,
+              body:
+                bounty.amount > 0
+                  ? `Congratulations! The prize of ${bounty.amount} silver counts toward your earnings.`
+                  : 'Congratulations! Your claim had the most votes.',
+              link: `/claim/${winner.id}`,
+              linkLabel: 'See Your Claim',
+            });
           if (bounty.amount > 0) {
-            const hunter = winner ? await hunterUserId(tx, winner.hunterId) : undefined;
             if (hunter !== undefined) {
               // The prize is the poster's held silver, worth what it cost on the poster's plan.
               const poster = await findUserById(tx, bounty.userId);
@@ -489,6 +584,7 @@ export class BountiesService {
       }
       if (due.length < batch) break;
     }
+    await this.notifications.notify(notices);
     if (closed > 0) {
       this.feedCache.clear();
       this.ctx.log.info({ closed, decided }, 'rounds closed');

@@ -236,3 +236,28 @@ export function claimPreviews(db: DbOrTx, ids: number[]): Promise<ClaimPreviewRo
       where c.id in ${ids}`,
   );
 }
+
+/**
+ * A round's live tally (issue 19): the top `limit` claims by rank (most votes, ties to the
+ * earlier claim; hidden claims neither count nor show) and, beyond them, `also`.
+ */
+export async function roundTally(
+  db: DbOrTx,
+  bountyId: number,
+  roundNumber: number,
+  limit: number,
+  also: number[],
+): Promise<{ claimId: number; votes: number; rank: number }[]> {
+  const rows = await queryRows<{ id: number; votes: number | null; rank: number | string }>(
+    db,
+    sql`select id, votes, rank from (
+        select c.id, c.votes, row_number() over (
+          order by c.votes desc nulls last, c.created_at, c.id) as rank
+        from claims c
+        where c.bounty_id = ${bountyId} and c.round_number = ${roundNumber} and c.hidden_at is null
+      ) ranked
+      where rank <= ${limit}${also.length ? sql` or id in ${also}` : sql``}
+      order by rank`,
+  );
+  return rows.map((r) => ({ claimId: r.id, votes: Number(r.votes ?? 0), rank: Number(r.rank) }));
+}

@@ -30,7 +30,12 @@ export function findVote(db: DbOrTx, claimId: number, userId: number) {
  * debit and ledger row (billing/silver.sql.ts), the voter's checks and vote count and the
  * hunter join (users/users.read.ts).
  */
-const castVoteStmt = preparedRows<{ silver: number; votes: number }>(
+const castVoteStmt = preparedRows<{
+  silver: number;
+  votes: number;
+  bounty_id: number;
+  round_number: number;
+}>(
   'votes_cast',
   sql`with target as (
       select c.id, c.bounty_id, c.round_number, h.user_id as hunter_user
@@ -74,15 +79,23 @@ const castVoteStmt = preparedRows<{ silver: number; votes: number }>(
       where id = ${p('claimId')}::int4 and exists (select 1 from vote)
       returning votes
     )
-    select v.silver, c.votes from voter v, claim c`,
+    select v.silver, c.votes, t.bounty_id, t.round_number from voter v, claim c, target t`,
 );
 
 export async function castVote(
   db: DbOrTx,
   values: { claimId: number; userId: number; n: number; now: Date },
-): Promise<{ silver: number; votes: number } | undefined> {
+): Promise<{ silver: number; votes: number; bountyId: number; roundNumber: number } | undefined> {
   const rows = await castVoteStmt(db, values);
-  return rows[0];
+  const r = rows[0];
+  return (
+    r && {
+      silver: r.silver,
+      votes: r.votes,
+      bountyId: Number(r.bounty_id),
+      roundNumber: Number(r.round_number),
+    }
+  );
 }
 
 /**

@@ -30,6 +30,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import { MICROSECOND_KEY_RE, iso, isoOrNull } from '../../lib/dates';
 import { decodeCursor, pageLimit, takePage, type Page } from '../../lib/paging';
 import { identityApprovedMail, identityRejectedMail } from '../../mail/templates';
+import type { NotificationsService } from '../notifications/notifications.service';
 import type { AuditService } from '../admin/audit.service';
 import { getMedia, type MediaService } from '../media/media.service';
 import { contactsOf, findUserById } from '../users/users.read';
@@ -78,6 +79,7 @@ export class IdentityService {
     private readonly audit: AuditService,
     /** HMAC key of the signed image URLs (derived from ENCRYPTION_KEY by the root). */
     private readonly signingKey: Buffer,
+    private readonly notifications: NotificationsService,
   ) {}
 
   // ── The user's side ─────────────────────────────────────────────────────────────────────
@@ -309,14 +311,29 @@ export class IdentityService {
     const user = await findUserById(this.ctx.db, row.userId);
     if (!user) return;
     const link = `${this.ctx.config.PUBLIC_WEB_URL}/account/identity`;
-    await this.ctx.mailer.send(
+    const reason =
+      row.status === 'rejected'
+        ? identityReasonText(row.reasonCode as IdentityRejectReason, row.reasonText)
+        : '';
+    await this.notifications.notify(
       row.status === 'approved'
-        ? identityApprovedMail(user.email, link)
-        : identityRejectedMail(
-            user.email,
-            identityReasonText(row.reasonCode as IdentityRejectReason, row.reasonText),
-            link,
-          ),
+        ? {
+            userId: row.userId,
+            type: 'identity_approved',
+            title: 'Your identity is verified',
+            body: 'Thank you. Your identity was approved; payouts can go to you.',
+            link: '/account/identity',
+            mail: (to) => identityApprovedMail(to, link),
+          }
+        : {
+            userId: row.userId,
+            type: 'identity_rejected',
+            title: 'We could not verify your identity',
+            body: `Reason: ${reason} Please upload new photos.`,
+            link: '/account/identity',
+            mail: (to) => identityRejectedMail(to, reason, link),
+          },
+      { strict: true },
     );
   }
 

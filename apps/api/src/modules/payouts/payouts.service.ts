@@ -36,6 +36,7 @@ import type { AccountService, PayoutProfile } from '../account/account.service';
 import type { AuditService } from '../admin/audit.service';
 import { postLedger, type LedgerLine } from './ledger.service';
 import { writeNachaFile, type NachaEntry } from './nacha';
+import type { NotificationsService } from '../notifications/notifications.service';
 import type { PayoutProvider } from './payout-provider';
 import * as repo from './payouts.repository';
 import { render1099Nec } from './tax-form';
@@ -104,6 +105,7 @@ export class PayoutsService {
       account: AccountService;
       audit: AuditService;
       provider: PayoutProvider;
+      notifications: NotificationsService;
     },
   ) {}
 
@@ -292,7 +294,7 @@ export class PayoutsService {
   }): Promise<PayoutBatchItem | null> {
     const now = this.now();
     let sentFile: string | null = null;
-    const paid: { email: string; cents: number; lastFour: string }[] = [];
+    const paid: { userId: number; cents: number; lastFour: string }[] = [];
     try {
       const batchId = await this.ctx.db.transaction(async (tx) => {
         const id = await repo.insertBatch(tx, {
@@ -378,17 +380,24 @@ export class PayoutsService {
           );
         for (const p of payees)
           paid.push({
-            email: p.profile!.email,
+            userId: p.userId,
             cents: centsOf(p.micros),
             lastFour: p.profile!.bank!.lastFour,
           });
         return id;
       });
       if (batchId === null) return null;
-      for (const p of paid)
-        await this.mail(
-          payoutSentMail(p.email, formatCents(p.cents), p.lastFour, this.link('/account/earnings')),
-        );
+      await this.deps.notifications.notify(
+        paid.map((p) => ({
+          userId: p.userId,
+          type: 'payout_sent' as const,
+          title: `Your payout of ${formatCents(p.cents)} is on its way`,
+          body: `We sent ${formatCents(p.cents)} by direct deposit to your account ending in ${p.lastFour}.`,
+          link: '/account/earnings',
+          mail: (to: string) =>
+            payoutSentMail(to, formatCents(p.cents), p.lastFour, this.link('/account/earnings')),
+        })),
+      );
       const batch = await repo.findBatch(this.ctx.db, batchId);
       this.ctx.log.info(
         { batchId, count: batch?.count, totalCents: batch?.total_cents },
@@ -507,18 +516,16 @@ export class PayoutsService {
       );
       return { ...p, status: 'returned' as const, return_code: code, returned_at: now };
     });
-    const profile = (await this.deps.account.payoutProfiles(this.ctx.db, [payout.user_id])).get(
-      payout.user_id,
-    );
-    if (profile)
-      await this.mail(
-        payoutReturnedMail(
-          profile.email,
-          formatCents(payout.amount_cents),
-          PAYOUT_RETURN_REASONS[code],
-          this.link('/account/bank'),
-        ),
-      );
+    const amount = formatCents(payout.amount_cents);
+    await this.deps.notifications.notify({
+      userId: payout.user_id,
+      type: 'payout_returned',
+      title: 'Your payout was returned by your bank',
+      body: `Your bank returned ${amount} (${PAYOUT_RETURN_REASONS[code]}). Please check your bank details; it goes out again with the next weekly payout.`,
+      link: '/account/bank',
+      mail: (to: string) =>
+        payoutReturnedMail(to, amount, PAYOUT_RETURN_REASONS[code], this.link('/account/bank')),
+    });
     return presentPayout(payout);
   }
 

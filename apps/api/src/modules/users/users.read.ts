@@ -377,3 +377,42 @@ export async function payoutColumnsOf(db: DbOrTx, ids: number[]) {
     .from(users)
     .where(sql`${users.id} in ${unique}`);
 }
+
+export interface Peer {
+  userId: number;
+  handle: string | null;
+  /** The hunter's picture, or null (members have none). */
+  picture: string | null;
+  role: number;
+  suspended: boolean;
+}
+
+/** Who these users are to someone messaging them: handle, picture, role. */
+export async function peersOf(db: DbOrTx, ids: number[]): Promise<Map<number, Peer>> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return new Map();
+  const rows = await db
+    .select({
+      userId: users.id,
+      handle: users.handle,
+      picture: hunters.picture,
+      role: users.role,
+      suspendedAt: users.suspendedAt,
+    })
+    .from(users)
+    .leftJoin(hunters, eq(hunters.userId, users.id))
+    .where(sql`${users.id} in ${unique}`);
+  return new Map(
+    rows.map(({ suspendedAt, ...r }) => [r.userId, { ...r, suspended: suspendedAt !== null }]),
+  );
+}
+
+/** A user by handle, any letter case. */
+export async function findPeerByHandle(db: DbOrTx, handle: string): Promise<Peer | undefined> {
+  const [row] = await db
+    .select({ userId: users.id })
+    .from(users)
+    .where(sql`lower(${users.handle}) = lower(${handle})`)
+    .limit(1);
+  return row ? (await peersOf(db, [row.userId])).get(row.userId) : undefined;
+}

@@ -1,0 +1,208 @@
+/**
+ * The live module (issue 19): stores events and wakes streams, on this instance and (through
+ * the bus) on every other. Modules that raise events call `record` inside their own
+ * transaction (store first) and `wake` after it commits, or `emit` for both at once.
+ */
+import crypto from 'node:crypto';
+import { EVENTS, type LiveEvent } from '@bountyhunt/shared/live';
+import type { Actor, ServiceContext } from '../../context';
+import type { DbOrTx } from '../../db/client';
+import { AppError } from '../../errors';
+import type { BusEvent, EventBus } from './live.bus';
+import { LiveHub, type LiveStream } from './live.hub';
+import * as repo from './live.repository';
+
+/** A stream resuming further back than this gets `reset` instead of a replay. */
+const REPLAY_MAX = 500;
+/** Events are kept this long for resumes. */
+const KEEP_DAYS = 7;
+
+export interface LiveEventRow {
+  /** One user's event; or a topic's (`bounty:12`) for every stream watching it. */
+  userId?: number;
+  topic?: string;
+  data: LiveEvent;
+}
+
+export function bountyTopic(bountyId: number): string {
+  return `bounty:${bountyId}`;
+}
+
+export interface OpenStream {
+  userId: number | null;
+  topics: Set<string>;
+  /** Last-Event-ID, when resuming. */
+  after: number | null;
+  /** Writes one event (id + data) to the client. */
+  write(event: BusEvent): void;
+}
+
+export class LiveService {
+  readonly hub = new LiveHub();
+  /** Open streams and the last event id each was sent (for catch-up after a bus gap). */
+  private readonly streams = new Map<LiveStream, { last: number; write(e: BusEvent): void }>();
+  private readonly throttles = new Map<string, { timer: NodeJS.Timeout | null; again: boolean }>();
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly bus: EventBus,
+  ) {
+    bus.listen(
+      (events) => this.hub.deliver(events),
+      () => void this.catchUp(),
+    );
+  }
+
+  get busKind(): EventBus['kind'] {
+    return this.bus.kind;
+  }
+
+  /** Stores events in the caller's transaction; `wake` them once it has committed. */
+  record(db: DbOrTx, rows: LiveEventRow[]): Promise<BusEvent[]> {
+    return repo.insertEvents(db, rows, this.ctx.clock.now());
+  }
+
+  /** Tells every instance about stored events. Never throws: the events are stored already. */
+  async wake(events: BusEvent[]): Promise<void> {
+    if (!events.length) return;
+    try {
+      await this.bus.publish(events);
+    } catch (err) {
+      this.ctx.log.warn({ err: { message: (err as Error).message } }, 'live: publish failed');
+    }
+  }
+
+  async emit(rows: LiveEventRow[]): Promise<void> {
+    await this.wake(await this.record(this.ctx.db, rows));
+  }
+
+  /**
+   * Runs `fn` at most `perSecond` times a second per key on this instance: the first call at
+   * once, later ones folded into one run at the end of the window (a vote storm → a few tallies).
+   */
+  throttle(key: string, fn: () => Promise<void>, perSecond: number = EVENTS.talliesPerSecond) {
+    const state = this.throttles.get(key);
+    if (state) {
+      state.again = true;
+      return;
+    }
+    const entry = { timer: null as NodeJS.Timeout | null, again: false };
+    this.throttles.set(key, entry);
+    const run = () => {
+      fn().catch((err: Error) =>
+        this.ctx.log.warn({ err: { message: err.message }, key }, 'live: throttled run failed'),
+      );
+      entry.timer = setTimeout(() => {
+        if (entry.again) {
+          entry.again = false;
+          run();
+        } else this.throttles.delete(key);
+      }, 1000 / perSecond);
+      entry.timer.unref();
+    };
+    run();
+  }
+
+  /**
+   * Opens a stream: registers it (buffering what arrives meanwhile), replays what it missed
+   * since `after`, then sends the buffer without repeats. Returns the close function.
+   */
+  async open(stream: OpenStream): Promise<() => void> {
+    let buffer: BusEvent[] | null = [];
+    const open = {
+      last: stream.after ?? 0,
+      write(e: BusEvent) {
+        if (e.id > this.last) this.last = e.id;
+        stream.write(e);
+      },
+    };
+    const member: LiveStream = {
+      userId: stream.userId,
+      topics: stream.topics,
+      send: (e) => {
+        if (buffer) buffer.push(e);
+        else open.write(e);
+      },
+    };
+    this.hub.add(member);
+    const sent = new Set<number>();
+    try {
+      if (stream.after !== null) {
+        const missed = await repo.eventsSince(this.ctx.db, {
+          userId: stream.userId,
+          topics: [...stream.topics],
+          after: stream.after,
+          limit: REPLAY_MAX + 1,
+        });
+        if (missed.length > REPLAY_MAX) {
+          const last = await repo.lastEventId(this.ctx.db);
+          open.write({ id: last, userId: stream.userId, topic: null, data: { type: 'reset' } });
+        } else
+          for (const e of missed) {
+            sent.add(e.id);
+            open.write(e);
+          }
+      } else open.last = await repo.lastEventId(this.ctx.db);
+    } catch (err) {
+      this.hub.remove(member);
+      throw err;
+    }
+    const pending: BusEvent[] = buffer;
+    buffer = null;
+    for (const e of pending) if (!sent.has(e.id)) open.write(e);
+    this.streams.set(member, open);
+    return () => {
+      if (!this.streams.delete(member)) return;
+      this.hub.remove(member);
+    };
+  }
+
+  /** After the bus lost events: each open stream gets what was stored since its last event. */
+  private async catchUp(): Promise<void> {
+    for (const [member, open] of this.streams) {
+      const missed = await repo.eventsSince(this.ctx.db, {
+        userId: member.userId,
+        topics: [...member.topics],
+        after: open.last,
+        limit: REPLAY_MAX,
+      });
+      if (this.streams.has(member)) for (const e of missed) open.write(e);
+    }
+  }
+
+  /** POST /events/ticket: a single-use ticket for `GET /events?ticket=`, valid one minute. */
+  async createTicket(actor: Actor): Promise<{ ticket: string; expires: string }> {
+    const ticket = crypto.randomBytes(24).toString('base64url');
+    const expires = new Date(this.ctx.clock.now().getTime() + EVENTS.ticketSeconds * 1000);
+    await repo.insertTicket(this.ctx.db, {
+      ticketHash: hashTicket(ticket),
+      userId: actor.userId,
+      sessionId: actor.sessionId,
+      expiresAt: expires,
+    });
+    return { ticket, expires: expires.toISOString() };
+  }
+
+  /** The ticket's user, once; 401 for an unknown, used or expired ticket. */
+  async redeemTicket(ticket: string): Promise<{ userId: number; sessionId: number }> {
+    const row = await repo.takeTicket(this.ctx.db, hashTicket(ticket), this.ctx.clock.now());
+    if (!row) throw new AppError(401, 'BAD_TICKET', 'This event ticket is invalid or has expired.');
+    return row;
+  }
+
+  /** Old events go after a week; a resume from before then gets `reset`. */
+  async prune(): Promise<number> {
+    const before = new Date(this.ctx.clock.now().getTime() - KEEP_DAYS * 86_400_000);
+    return repo.pruneEvents(this.ctx.db, before);
+  }
+
+  async close(): Promise<void> {
+    for (const t of this.throttles.values()) if (t.timer) clearTimeout(t.timer);
+    this.throttles.clear();
+    await this.bus.close();
+  }
+}
+
+function hashTicket(ticket: string): string {
+  return crypto.createHash('sha256').update(ticket).digest('hex');
+}
