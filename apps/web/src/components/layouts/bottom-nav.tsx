@@ -81,10 +81,11 @@ export function BottomNav() {
             icon={
               label === 'Messages' ? (
                 <Badge
-                  badgeContent={unread}
+                  badgeContent={unread || undefined}
                   max={99}
                   color="primary"
                   invisible={unread === 0}
+                  slotProps={{ badge: { 'aria-hidden': true } }}
                   data-testid="messages-badge"
                 >
                   <Icon />

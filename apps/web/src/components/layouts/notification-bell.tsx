@@ -17,10 +17,11 @@ export function NotificationBell() {
       sx={{ height: HEADER_BUTTON_HEIGHT + 6, width: HEADER_BUTTON_HEIGHT + 6 }}
     >
       <Badge
-        badgeContent={unread}
+        badgeContent={unread || undefined}
         max={99}
         color="primary"
         invisible={unread === 0}
+        slotProps={{ badge: { 'aria-hidden': true } }}
         data-testid="notification-badge"
       >
         <NotificationsNoneIcon />

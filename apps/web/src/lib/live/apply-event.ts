@@ -55,8 +55,17 @@ function patchConversation(
   );
 }
 
-/** `me`: the signed-in user's id (null for a visitor), to tell my receipts from theirs. */
-export function applyLiveEvent(client: QueryClient, event: LiveEvent, me: number | null): void {
+/**
+ * `me`: the signed-in user's id (null for a visitor), to tell my receipts from theirs.
+ * `scope` 'counts' narrows a `reset` to the unread counts and the conversation list (what a
+ * fresh stream may have missed since the page loaded).
+ */
+export function applyLiveEvent(
+  client: QueryClient,
+  event: LiveEvent,
+  me: number | null,
+  scope: 'all' | 'counts' = 'all',
+): void {
   switch (event.type) {
     case 'message': {
       const { conversationId, message } = event;
@@ -104,7 +113,11 @@ export function applyLiveEvent(client: QueryClient, event: LiveEvent, me: number
       // The bounties feature's (features/bounties/live.ts, through the bus).
       break;
     case 'reset':
-      void client.invalidateQueries();
+      if (scope === 'counts') {
+        void client.invalidateQueries({ queryKey: messageKeys.unread() });
+        void client.invalidateQueries({ queryKey: messageKeys.list() });
+        void client.invalidateQueries({ queryKey: notificationKeys.unread() });
+      } else void client.invalidateQueries();
       break;
   }
 }

@@ -37,6 +37,13 @@ export function parseLiveEvent(data: string): LiveEvent | null {
   }
 }
 
+/** `<html data-live="open">` while a stream is open (browser tests wait for it). */
+function markOpen(open: boolean) {
+  if (typeof document === 'undefined') return;
+  if (open) document.documentElement.dataset.live = 'open';
+  else delete document.documentElement.dataset.live;
+}
+
 export function eventsUrl(base: string, watch: number[]): string {
   const ids = [...new Set(watch)].sort((a, b) => a - b).slice(0, EVENTS.maxWatch);
   return `${base}/events${ids.length ? `?watch=${ids.join(',')}` : ''}`;
@@ -89,6 +96,7 @@ export class LiveConnection {
   }
 
   private stop() {
+    markOpen(false);
     this.generation++;
     this.abort?.abort();
     this.abort = null;
@@ -142,6 +150,10 @@ export class LiveConnection {
       this.armSilence(controller);
       // Open: a previous failure streak is over.
       this.failures = 0;
+      markOpen(true);
+      // A fresh stream (no id to resume from) replays nothing: counts may have moved between
+      // the page's first requests and now.
+      if (!this.lastId) applyLiveEvent(this.client, { type: 'reset' }, target.me, 'counts');
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
       for (;;) {
         const { done, value } = await reader.read();
@@ -152,6 +164,7 @@ export class LiveConnection {
       // Network failure, abort (restart, silence) or a refusal: reconnect below unless stopped.
     }
     if (generation !== this.generation) return;
+    markOpen(false);
     if (this.silence) clearTimeout(this.silence);
     if (fatal) return;
     this.failures = gotEvent ? 1 : this.failures + 1;
