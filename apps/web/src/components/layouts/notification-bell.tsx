@@ -16,16 +16,14 @@ export function NotificationBell() {
       data-testid="notification-bell"
       sx={{ height: HEADER_BUTTON_HEIGHT + 6, width: HEADER_BUTTON_HEIGHT + 6 }}
     >
-      <Badge
-        badgeContent={unread || undefined}
-        max={99}
-        color="primary"
-        invisible={unread === 0}
-        slotProps={{ badge: { 'aria-hidden': true } }}
-        data-testid="notification-badge"
-      >
+      {/* No badge when nothing is unread (see bottom-nav.tsx). */}
+      {unread > 0 ? (
+        <Badge badgeContent={unread} max={99} color="primary" data-testid="notification-badge">
+          <NotificationsNoneIcon />
+        </Badge>
+      ) : (
         <NotificationsNoneIcon />
-      </Badge>
+      )}
     </IconButton>
   );
 }
