@@ -28,7 +28,11 @@ async function liveOpen(page: Page) {
   await page.locator('html[data-live="open"]').waitFor({ state: 'attached', timeout: 15_000 });
 }
 
-const badge = (page: Page, testId: string) => page.getByTestId(testId).locator('.MuiBadge-badge');
+/** The badge's number, '' when there is none. */
+async function badge(page: Page, testId: 'messages-badge' | 'notification-badge') {
+  const el = page.getByTestId(testId).locator('.MuiBadge-badge');
+  return (await el.count()) ? ((await el.textContent()) ?? '') : '';
+}
 
 async function postBounty(token: string, title: string) {
   return ok(
