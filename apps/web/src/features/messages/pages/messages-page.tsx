@@ -12,13 +12,15 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useNavigate, useParams } from 'react-router';
 import { useConversations } from '../api/get-conversations';
-import { ConversationList } from '../components/conversation-list';
+import { ConversationList, NoConversations } from '../components/conversation-list';
 import { Thread } from '../components/thread';
 
 /** The page fills the screen between the header and the bottom nav; the thread scrolls inside. */
 const HEIGHT = {
-  desktop: 'calc(100dvh - 60px - 104px)',
-  mobile: 'calc(100dvh - 100px - 80px)',
+  // Header 60, the page's title 76, the bottom nav 56 and a margin.
+  desktop: 'calc(100dvh - 212px)',
+  // Header with the status bar 85, the bottom nav 56.
+  mobile: 'calc(100dvh - 142px)',
 };
 
 function Conversations({ selected }: { selected: number | null }) {
@@ -63,6 +65,7 @@ export default function MessagesPage() {
   const navigate = useNavigate();
   const mobile = useMediaQuery(`(max-width:${UI.mobileBreakpoint}px)`);
   const selected = Number(conversationId) > 0 ? Number(conversationId) : null;
+  const list = useConversations();
 
   if (mobile)
     return (
@@ -85,6 +88,20 @@ export default function MessagesPage() {
             </Paper>
           </>
         )}
+      </Box>
+    );
+
+  // Nothing to choose from: the empty state alone says how to start.
+  const empty = !selected && list.data?.status === 200 && list.data.data.items.length === 0;
+  if (empty)
+    return (
+      <Box sx={{ maxWidth: 640, mx: 'auto', px: 2, pt: 2 }}>
+        <Typography variant="h1" sx={{ fontSize: '1.8rem', mb: 1.5 }}>
+          Messages
+        </Typography>
+        <Paper>
+          <NoConversations />
+        </Paper>
       </Box>
     );
 
