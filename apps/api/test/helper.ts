@@ -85,7 +85,9 @@ export async function createTestApp(
     env?: Record<string, string>;
     clock?: ManualClock;
     /** Other parts for the root (a bucket, a gateway double, a Redis-backed rate limiter…). */
-    parts?: Partial<Pick<RootParts, 'storage' | 'gateway' | 'rateLimiter' | 'mailer' | 'cipher'>>;
+    parts?: Partial<
+      Pick<RootParts, 'storage' | 'gateway' | 'rateLimiter' | 'mailer' | 'cipher' | 'bus'>
+    >;
   } = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();

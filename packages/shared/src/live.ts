@@ -5,7 +5,6 @@
  * (and carries enough to show it at once).
  */
 import { z } from 'zod';
-import { MEDIA_KEY } from './media-keys';
 
 // ---------------------------------------------------------------------------------------------
 // Direct messages
@@ -52,7 +51,7 @@ export const messageText = z
 export const messageSendSchema = z.object({
   text: messageText,
   /** An image key from POST /media (visibility public), optional. */
-  image: z.string().regex(MEDIA_KEY, MESSAGE_MSG.imageUnknown).optional(),
+  image: z.string().min(1).max(64).optional(),
 });
 export type MessageSendInput = z.infer<typeof messageSendSchema>;
 

@@ -507,18 +507,17 @@ export class BountiesService {
           if (!round || round.closedAt) return null;
           await repo.closeRound(tx, round.id, now);
           const bounty = await repo.findBounty(tx, round.bountyId, 'no key update');
-          if (!bounty || bounty.status !== 'open' || bounty.roundCount !== round.number) {
-            if (bounty)
-              notices.push({
-                userId: bounty.userId,
-                type: 'round_ended',
-                title: `Round ${round.number} of “${bounty.title}” ended`,
-                body: 'Its votes are final. You can open a further round from the bounty page.',
-                link: `/bounty/${bounty.id}`,
-                linkLabel: 'See the Bounty',
-              });
+          if (bounty)
+            notices.push({
+              userId: bounty.userId,
+              type: 'round_ended',
+              title: `Round ${round.number} of “${bounty.title}” ended`,
+              body: 'Its votes are final. You can open a further round from the bounty page.',
+              link: `/bounty/${bounty.id}`,
+              linkLabel: 'See the Bounty',
+            });
+          if (!bounty || bounty.status !== 'open' || bounty.roundCount !== round.number)
             return 'closed' as const;
-          }
           const winner = await claimsRepo.topClaim(tx, bounty.id, round.number);
           const hunter = winner ? await hunterUserId(tx, winner.hunterId) : undefined;
           notices.push({

@@ -1,0 +1,161 @@
+/**
+ * Two API instances on one PostgreSQL database (issue 19): a message sent through one reaches a
+ * stream held on the other, through PostgreSQL LISTEN/NOTIFY and, with TEST_REDIS_URL, through
+ * Redis pub/sub. Runs with TEST_DATABASE_URL (PostgreSQL); PGlite is one process by nature.
+ */
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildApp, createLogger } from '../../app';
+import { createEventBusFor, createRoot } from '../../composition';
+import { createDatabase, type DatabaseHandle } from '../../db/client';
+import { MemoryJobQueue } from '../../jobs/memory-queue';
+import { activeMember, postBounty, postClaim, type Session } from '../../../test/factories';
+import { createTestDatabase, signUp, testConfig, type TestDatabase } from '../../../test/helper';
+import { giveHandle, listen, openStream } from '../../../test/live-support';
+import type { FastifyInstance } from 'fastify';
+
+const onPostgres = inject('dbMode') === 'postgres';
+const redisUrl = process.env.TEST_REDIS_URL;
+
+interface Instance {
+  app: FastifyInstance;
+  base: string;
+  database: DatabaseHandle;
+  close(): Promise<void>;
+}
+
+async function instance(url: string, bus: 'postgres' | 'redis'): Promise<Instance> {
+  const config = testConfig({
+    DATABASE_URL: url,
+    LIVE_BUS: bus,
+    ...(bus === 'redis' ? { REDIS_URL: redisUrl! } : {}),
+  });
+  const log = createLogger(config, new Writable({ write: (_c, _e, cb) => cb() }));
+  const database = await createDatabase(url, { poolSize: 5 });
+  const root = createRoot({
+    config,
+    database,
+    log,
+    jobs: new MemoryJobQueue(),
+    bus: await createEventBusFor(config, database, log),
+  });
+  const app = await buildApp(root, log);
+  const base = await listen(app);
+  return {
+    app,
+    base,
+    database,
+    async close() {
+      await app.close();
+      await root.services.live.close();
+      await root.storage.close();
+      await database.close();
+    },
+  };
+}
+
+for (const bus of ['postgres', 'redis'] as const) {
+  describe.runIf(onPostgres && (bus === 'postgres' || redisUrl))(
+    `two API instances, one database, bus: ${bus}`,
+    () => {
+      let db: TestDatabase;
+      let a: Instance;
+      let b: Instance;
+      let member: Session;
+      let hunter: Session;
+      let hunterHandle: string;
+
+      beforeAll(async () => {
+        db = await createTestDatabase();
+        a = await instance(db.url, bus);
+        b = await instance(db.url, bus);
+        member = await activeMember(a.app, a.database.db, new Date(), 100);
+        hunter = await signUp(a.app, { hunter: true });
+        await giveHandle(a.app, member, 'm');
+        hunterHandle = await giveHandle(a.app, hunter, 'h');
+      });
+      afterAll(async () => {
+        await a?.close();
+        await b?.close();
+        await db?.drop();
+      });
+
+      it('a message sent through A reaches a stream held on B, and the reply comes back', async () => {
+        const onB = await openStream(b.base, { token: hunter.token });
+        const onA = await openStream(a.base, { token: member.token });
+        const id = (
+          await a.app.inject({
+            method: 'POST',
+            url: '/conversations',
+            headers: member.auth,
+            payload: { handle: hunterHandle },
+          })
+        ).json().conversationId as number;
+        const sent = await a.app.inject({
+          method: 'POST',
+          url: `/conversations/${id}/messages`,
+          headers: member.auth,
+          payload: { text: 'across instances' },
+        });
+        expect(sent.statusCode).toBe(200);
+        const got = await onB.next((e) => e.data.type === 'message');
+        expect(got.data).toMatchObject({ message: { text: 'across instances' } });
+        await b.app.inject({
+          method: 'POST',
+          url: `/conversations/${id}/messages`,
+          headers: hunter.auth,
+          payload: { text: 'and back' },
+        });
+        await onA.next((e) => e.data.message?.text === 'and back');
+        onA.close();
+        onB.close();
+      });
+
+      it('a stream resumed on the other instance replays what it missed', async () => {
+        const onA = await openStream(a.base, { token: hunter.token });
+        const id = (
+          await a.app.inject({
+            method: 'POST',
+            url: '/conversations',
+            headers: member.auth,
+            payload: { handle: hunterHandle },
+          })
+        ).json().conversationId as number;
+        const send = (text: string) =>
+          a.app.inject({
+            method: 'POST',
+            url: `/conversations/${id}/messages`,
+            headers: member.auth,
+            payload: { text },
+          });
+        await send('first');
+        const first = await onA.next((e) => e.data.type === 'message');
+        onA.close();
+        await send('while away');
+        const onB = await openStream(b.base, { token: hunter.token, lastEventId: first.id });
+        const missed = await onB.next((e) => e.data.type === 'message');
+        expect(missed.data).toMatchObject({ message: { text: 'while away' } });
+        onB.close();
+      });
+
+      it('a vote on A moves the tally on a stream watching the bounty on B', async () => {
+        const { bountyId } = await postBounty(a.app, member, { amount: 0 });
+        const watch = await openStream(b.base, { watch: [bountyId] });
+        const claimId = await postClaim(a.app, a.database.db, hunter, bountyId);
+        await watch.next((e) => e.data.type === 'claim');
+        const voter = await activeMember(a.app, a.database.db, new Date(), 10);
+        await a.app.inject({
+          method: 'POST',
+          url: '/vote',
+          headers: voter.auth,
+          payload: { claimId, votes: 3 },
+        });
+        const tally = await watch.next(
+          (e) => e.data.type === 'tally' && e.data.claims[0]?.votes === 3,
+        );
+        expect(tally.data).toMatchObject({ bountyId, claims: [{ claimId, votes: 3, rank: 1 }] });
+        watch.close();
+      });
+    },
+  );
+}

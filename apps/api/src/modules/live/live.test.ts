@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activeMember, postBounty, postClaim, type Session } from '../../../test/factories';
+import { createTestApp, signUp, type TestApp } from '../../../test/helper';
+import { giveHandle, listen, openStream } from '../../../test/live-support';
+
+describe('GET /events', () => {
+  let t: TestApp;
+  let base: string;
+  let member: Session;
+  let hunter: Session;
+  let hunterHandle: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { LIVE_HEARTBEAT_MS: '200' } });
+    base = await listen(t.app);
+    member = await activeMember(t.app, t.root.ctx.db, t.clock.now(), 1000);
+    hunter = await signUp(t.app, { hunter: true });
+    await giveHandle(t.app, member, 'm');
+    hunterHandle = await giveHandle(t.app, hunter, 'h');
+  });
+  afterAll(() => t.close());
+
+  const conversation = async () =>
+    (
+      await t.app.inject({
+        method: 'POST',
+        url: '/conversations',
+        headers: member.auth,
+        payload: { handle: hunterHandle },
+      })
+    ).json().conversationId as number;
+  const send = (s: Session, id: number, text: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/conversations/${id}/messages`,
+      headers: s.auth,
+      payload: { text },
+    });
+
+  it('is an event stream with a retry hint and heartbeats', async () => {
+    const res = await fetch(`${base}/events`, {
+      headers: { authorization: `Bearer ${member.token}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(res.headers.get('cache-control')).toMatch(/no-cache/);
+    await res.body?.cancel();
+    const s = await openStream(base, { token: member.token });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(s.comments.filter((c) => c === 'ping').length).toBeGreaterThanOrEqual(1);
+    s.close();
+  });
+
+  it('answers 401 to a bad token or ticket, and 400 to a bad watch list', async () => {
+    expect(
+      (await fetch(`${base}/events`, { headers: { authorization: 'Bearer nope' } })).status,
+    ).toBe(401);
+    expect((await fetch(`${base}/events?ticket=nope`)).status).toBe(401);
+    expect((await fetch(`${base}/events?watch=1,x`)).status).toBe(400);
+    const many = Array.from({ length: 21 }, (_, i) => i + 1).join(',');
+    expect((await fetch(`${base}/events?watch=${many}`)).status).toBe(400);
+  });
+
+  it('delivers a message to both parties, then a read receipt to the sender', async () => {
+    const id = await conversation();
+    const hunterStream = await openStream(base, { token: hunter.token });
+    const memberStream = await openStream(base, { token: member.token });
+    const sent = (await send(member, id, 'Live hello')).json();
+    const got = await hunterStream.next((e) => e.data.type === 'message');
+    expect(got.data).toEqual({ type: 'message', conversationId: id, message: sent });
+    await memberStream.next((e) => e.data.type === 'message');
+    await t.app.inject({
+      method: 'POST',
+      url: `/conversations/${id}/read`,
+      headers: hunter.auth,
+      payload: { upTo: sent.messageId },
+    });
+    const receipt = await memberStream.next((e) => e.data.type === 'read');
+    expect(receipt.data).toEqual({
+      type: 'read',
+      conversationId: id,
+      userId: hunter.userId,
+      upTo: sent.messageId,
+    });
+    hunterStream.close();
+    memberStream.close();
+  });
+
+  it('resumes with Last-Event-ID: what was sent while away is replayed once, in order', async () => {
+    const id = await conversation();
+    const first = await openStream(base, { token: hunter.token });
+    await send(member, id, 'one');
+    const one = await first.next((e) => e.data.type === 'message');
+    first.close();
+    await send(member, id, 'two');
+    await send(member, id, 'three');
+    const again = await openStream(base, { token: hunter.token, lastEventId: one.id });
+    await again.next((e) => e.data.message?.text === 'three');
+    await send(member, id, 'four');
+    await again.next((e) => e.data.message?.text === 'four');
+    const texts = again.events
+      .filter((e) => e.data.type === 'message')
+      .map((e) => e.data.message.text);
+    expect(texts).toEqual(['two', 'three', 'four']);
+    const ids = again.events.map((e) => e.id);
+    expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+    again.close();
+  });
+
+  it('a stream never sees another user’s events', async () => {
+    const id = await conversation();
+    const stranger = await signUp(t.app);
+    const s = await openStream(base, { token: stranger.token });
+    const mine = await openStream(base, { token: hunter.token });
+    await send(member, id, 'private');
+    await mine.next((e) => e.data.type === 'message');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(s.events).toEqual([]);
+    s.close();
+    mine.close();
+  });
+
+  it('a ticket opens one stream once', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/events/ticket', headers: hunter.auth });
+    expect(res.statusCode).toBe(200);
+    const { ticket } = res.json();
+    const s = await openStream(base, { ticket });
+    expect(s.status).toBe(200);
+    const id = await conversation();
+    await send(member, id, 'via ticket');
+    await s.next((e) => e.data.type === 'message');
+    s.close();
+    expect((await fetch(`${base}/events?ticket=${ticket}`)).status).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: '/events/ticket' })).statusCode).toBe(401);
+  });
+
+  it('watchers of a bounty (signed in or not) get new claims and coalesced tallies', async () => {
+    const { bountyId } = await postBounty(t.app, member, { amount: 0 });
+    const anon = await openStream(base, { watch: [bountyId] });
+    const claimId = await postClaim(t.app, t.root.ctx.db, hunter, bountyId);
+    const claim = await anon.next((e) => e.data.type === 'claim');
+    expect(claim.data).toEqual({ type: 'claim', bountyId, roundId: 1, claimId });
+    const voters = await Promise.all(
+      Array.from({ length: 12 }, () => activeMember(t.app, t.root.ctx.db, t.clock.now(), 10)),
+    );
+    const from = anon.events.length;
+    const started = Date.now();
+    await Promise.all(
+      voters.map((v) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/vote',
+          headers: v.auth,
+          payload: { claimId, votes: 1 },
+        }),
+      ),
+    );
+    const final = await anon.next(
+      (e) =>
+        e.data.type === 'tally' &&
+        e.data.claims.some(
+          (c: { claimId: number; votes: number }) => c.claimId === claimId && c.votes === 12,
+        ),
+      5000,
+      from,
+    );
+    expect(final.data).toMatchObject({
+      type: 'tally',
+      bountyId,
+      roundId: 1,
+      claims: [{ claimId, votes: 12, rank: 1 }],
+    });
+    // Twelve votes, a few tallies: at most 4 a second (plus the first at once).
+    const tallies = anon.events.slice(from).filter((e) => e.data.type === 'tally').length;
+    const seconds = (Date.now() - started) / 1000;
+    expect(tallies).toBeLessThanOrEqual(Math.ceil(seconds * 4) + 1);
+    expect(tallies).toBeLessThan(12);
+    // An anonymous stream gets nothing personal.
+    expect(anon.events.every((e) => ['claim', 'tally'].includes(e.data.type))).toBe(true);
+    anon.close();
+  });
+
+  it('a server shutting down ends its streams (clients reconnect elsewhere)', async () => {
+    const t2 = await createTestApp();
+    const base2 = await listen(t2.app);
+    const s = await openStream(base2, {});
+    const closing = t2.close();
+    await s.ended;
+    await closing;
+  });
+});
