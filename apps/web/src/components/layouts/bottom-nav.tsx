@@ -3,14 +3,15 @@ import ChatBubbleOutlineIcon from '@mui/icons-material/ChatBubbleOutlineRounded'
 import HomeIcon from '@mui/icons-material/Home';
 import PeopleAltIcon from '@mui/icons-material/PeopleAlt';
 import PersonIcon from '@mui/icons-material/Person';
-import Badge from '@mui/material/Badge';
 import BottomNavigation from '@mui/material/BottomNavigation';
 import BottomNavigationAction from '@mui/material/BottomNavigationAction';
 import Paper from '@mui/material/Paper';
 import { UI } from '@bountyhunt/shared/api';
+import { Suspense } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { useMessageUnread } from '../../lib/live/unread';
 import { useSession } from '../../lib/session';
+import { LazyBadge } from './lazy-badge';
 
 const ITEMS = [
   { label: 'Home', to: '/', Icon: HomeIcon, match: (p: string) => p === '/' },
@@ -82,9 +83,16 @@ export function BottomNav() {
               // No badge at all when nothing is unread: a hidden badge keeps its last number in
               // the page's text, which the accessible name would then not match.
               label === 'Messages' && unread > 0 ? (
-                <Badge badgeContent={unread} max={99} color="primary" data-testid="messages-badge">
-                  <Icon />
-                </Badge>
+                <Suspense fallback={<Icon />}>
+                  <LazyBadge
+                    badgeContent={unread}
+                    max={99}
+                    color="primary"
+                    data-testid="messages-badge"
+                  >
+                    <Icon />
+                  </LazyBadge>
+                </Suspense>
               ) : (
                 <Icon />
               )

@@ -1,9 +1,10 @@
 import NotificationsNoneIcon from '@mui/icons-material/NotificationsNoneRounded';
-import Badge from '@mui/material/Badge';
 import IconButton from '@mui/material/IconButton';
+import { Suspense } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useNotificationUnread } from '../../lib/live/unread';
 import { HEADER_BUTTON_HEIGHT } from '../../lib/theme';
+import { LazyBadge } from './lazy-badge';
 
 /** The header's bell: opens /notifications; the badge counts unread ones (kept live). */
 export function NotificationBell() {
@@ -18,9 +19,16 @@ export function NotificationBell() {
     >
       {/* No badge when nothing is unread (see bottom-nav.tsx). */}
       {unread > 0 ? (
-        <Badge badgeContent={unread} max={99} color="primary" data-testid="notification-badge">
-          <NotificationsNoneIcon />
-        </Badge>
+        <Suspense fallback={<NotificationsNoneIcon />}>
+          <LazyBadge
+            badgeContent={unread}
+            max={99}
+            color="primary"
+            data-testid="notification-badge"
+          >
+            <NotificationsNoneIcon />
+          </LazyBadge>
+        </Suspense>
       ) : (
         <NotificationsNoneIcon />
       )}

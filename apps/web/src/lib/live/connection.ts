@@ -4,16 +4,17 @@
  * reconnected with backoff and `Last-Event-ID`, and restarted when the token or the watched
  * bounties change. Loaded lazily by ./index.tsx once the app has rendered.
  */
-import { EVENTS, type LiveEvent } from '@bountyhunt/shared/live';
+import type { LiveEvent } from '@bountyhunt/shared/live';
 import type { QueryClient } from '@tanstack/react-query';
 import { apiBaseUrl } from '../config';
 import { applyLiveEvent } from './apply-event';
+import { LIVE } from './constants';
 import { emitLiveEvent } from './bus';
 import { createSseParser } from './sse';
 
 export interface LiveTarget {
   token: string | null;
-  /** Bounty ids whose tallies and new claims to receive (at most EVENTS.maxWatch). */
+  /** Bounty ids whose tallies and new claims to receive (at most LIVE.maxWatch). */
   watch: number[];
   /** The signed-in user's id, or null. */
   me: number | null;
@@ -22,7 +23,7 @@ export interface LiveTarget {
 /** Reconnection delays: the stream's `retry:`, doubled per failure up to this, with jitter. */
 const MAX_BACKOFF_MS = 30_000;
 /** No bytes (not even a heartbeat) for this long: the connection is dead, open a new one. */
-const SILENCE_MS = EVENTS.heartbeatMs * 2 + 5000;
+const SILENCE_MS = LIVE.heartbeatMs * 2 + 5000;
 
 const LIVE_TYPES = new Set(['message', 'read', 'notification', 'tally', 'claim', 'reset']);
 
@@ -45,7 +46,7 @@ function markOpen(open: boolean) {
 }
 
 export function eventsUrl(base: string, watch: number[]): string {
-  const ids = [...new Set(watch)].sort((a, b) => a - b).slice(0, EVENTS.maxWatch);
+  const ids = [...new Set(watch)].sort((a, b) => a - b).slice(0, LIVE.maxWatch);
   return `${base}/events${ids.length ? `?watch=${ids.join(',')}` : ''}`;
 }
 
@@ -60,7 +61,7 @@ export class LiveConnection {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private silence: ReturnType<typeof setTimeout> | null = null;
   private lastId = '';
-  private retryMs: number = EVENTS.retryMs;
+  private retryMs: number = LIVE.retryMs;
   private failures = 0;
   /** Bumped on every (re)start: a stale loop stops when it sees a newer generation. */
   private generation = 0;

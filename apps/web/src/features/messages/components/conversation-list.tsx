@@ -40,7 +40,7 @@ export function NoConversations() {
         aria-hidden="true"
       />
       <Typography variant="h2" sx={{ fontSize: '1.2rem', mt: 1 }}>
-        No messages yet
+        No conversations yet
       </Typography>
       <Typography color="text.secondary" sx={{ mt: 1, mb: 2.5 }}>
         To start a conversation, open a hunter’s profile and press Message.
