@@ -31,6 +31,7 @@ import {
 } from './fixtures';
 import { generateData } from './generate';
 import { rawConnection, type RawDb } from './raw-db';
+import { liveMarkdown, runLive, type LiveResult } from './live-bench';
 import { benchServerEnv } from './server-env';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -54,6 +55,10 @@ const { values: args } = parseArgs({
     'pglite-large': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     only: { type: 'string' },
+    'no-live': { type: 'boolean', default: false },
+    'live-only': { type: 'boolean', default: false },
+    streams: { type: 'string' },
+    'live-messages': { type: 'string' },
   },
 });
 
@@ -711,14 +716,50 @@ const machine = {
   loadAvgAtStart: os.loadavg().map((l) => Math.round(l * 100) / 100),
 };
 const runs: DbResult[] = [];
-for (const kind of opts.dbs) runs.push(await runDb(kind));
+if (!args['live-only']) for (const kind of opts.dbs) runs.push(await runDb(kind));
+
+/** The live scenario (issue 19): open streams on one instance on PostgreSQL while messages flow. */
+async function runLiveScenario(): Promise<LiveResult | { error: string }> {
+  const target = await createTarget('postgres');
+  let product: Server | undefined;
+  try {
+    product = await startServer('product', target.url, target.dataDir);
+    return await runLive(
+      { base: product.base, pid: product.proc.pid!, stop: () => product!.stop() },
+      target.url,
+      {
+        streams: num(args.streams, smoke ? 100 : 2000),
+        messages: num(args['live-messages'], smoke ? 200 : 3000),
+        concurrency: smoke ? 5 : 20,
+        senders: smoke ? 10 : 100,
+      },
+      log,
+    );
+  } catch (err) {
+    return { error: (err as Error).message };
+  } finally {
+    await product?.stop();
+    await target.drop();
+  }
+}
+const live = args['no-live'] || !opts.dbs.includes('postgres') ? null : await runLiveScenario();
 const report = {
   startedAt,
   machine: { ...machine, loadAvgAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100) },
   options: { ...opts, smoke },
   runs,
+  live,
 };
-const md = markdown(report);
+const md = [
+  runs.length ? markdown(report) : '',
+  live && !('error' in live)
+    ? liveMarkdown(live)
+    : live
+      ? `Live scenario failed: ${live.error}`
+      : '',
+]
+  .filter(Boolean)
+  .join('\n\n');
 console.log(`\n${md}`);
 const stamp = startedAt.replace(/[:.]/g, '-');
 if (smoke) {
@@ -751,6 +792,11 @@ const broken = runs.flatMap((r) =>
     ])
     .concat(r.error ? [`${r.db}: ${r.error}`] : []),
 );
+if (live && 'error' in live) broken.push(`live: ${live.error}`);
+else if (live && (live.lost > 0 || live.errors > 0 || live.opened < live.streams))
+  broken.push(
+    `live: ${live.lost} messages lost, ${live.errors} errors, ${live.opened}/${live.streams} streams`,
+  );
 // No answer within the window is a machine too busy to measure, not a broken endpoint.
 for (const r of runs)
   for (const p of r.phases)

@@ -125,7 +125,13 @@ function createServices(
   const bounties = new BountiesService(ctx, parts.feedCache, live, notifications);
   const profiles = new ProfilesService(ctx, users);
   const admin = new AdminService(ctx, parts.cipher, users, auth, account, audit);
-  const moderation = new ModerationService(ctx, { audit, bounties, profiles, users });
+  const moderation = new ModerationService(ctx, {
+    audit,
+    bounties,
+    profiles,
+    users,
+    messages,
+  });
   const dashboard = new DashboardService(ctx);
   const identity = new IdentityService(
     ctx,

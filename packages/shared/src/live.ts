@@ -29,6 +29,7 @@ export const MESSAGE_MSG = {
   conversationNotFound: 'Conversation not found.',
   imageUnknown: 'That image was not found. Upload it again.',
   imageOnly: 'Only an image can be sent in a message.',
+  removed: 'This message was removed by a moderator.',
 } as const;
 
 export const MESSAGE_CODES = {
@@ -80,6 +81,8 @@ export const messageItem = z.object({
   /** Image key (media URL rules of CONTRACT.md), or null. */
   image: z.string().nullable(),
   created: z.string(),
+  /** Removed by a moderator: the text is MESSAGE_MSG.removed and there is no image. */
+  removed: z.boolean(),
 });
 export type MessageItem = z.infer<typeof messageItem>;
 

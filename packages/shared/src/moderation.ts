@@ -7,7 +7,7 @@ import { z } from 'zod';
 
 // The texts (REPORT_MSG) are in moderation-texts.ts: the pages' hidden marker needs no zod.
 
-export const REPORT_TARGETS = ['claim', 'post', 'hunter', 'bounty'] as const;
+export const REPORT_TARGETS = ['claim', 'post', 'hunter', 'bounty', 'message'] as const;
 export type ReportTarget = (typeof REPORT_TARGETS)[number];
 
 export const REPORT_REASONS = [

@@ -40,7 +40,8 @@ CREATE TABLE "messages" (
 	"sender_id" integer NOT NULL,
 	"text" text NOT NULL,
 	"image" text,
-	"created_at" timestamp with time zone NOT NULL
+	"created_at" timestamp with time zone NOT NULL,
+	"hidden_at" timestamp with time zone
 );
 --> statement-breakpoint
 CREATE TABLE "user_blocks" (

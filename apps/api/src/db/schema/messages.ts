@@ -74,6 +74,8 @@ export const messages = pgTable(
     text: text('text').notNull(),
     image: text('image'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** Removed by a moderator (reports): the parties see that a message was removed. */
+    hiddenAt: timestamp('hidden_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [index('messages_conversation_idx').on(t.conversationId, t.id)],
 );

@@ -263,3 +263,20 @@ export async function markMailed(db: DbOrTx, conversationId: number, userId: num
       ),
     );
 }
+
+/** Hides (a time) or shows (null) a message; hidden_at before and after, undefined when unknown. */
+export async function setMessageHiddenAt(
+  db: DbOrTx,
+  id: number,
+  at: Date | null,
+): Promise<{ before: Date | null; after: Date | null } | undefined> {
+  const [old] = await db
+    .select({ hiddenAt: messages.hiddenAt })
+    .from(messages)
+    .where(eq(messages.id, id))
+    .for('update');
+  if (!old) return undefined;
+  const after = at ? (old.hiddenAt ?? at) : null;
+  await db.update(messages).set({ hiddenAt: after }).where(eq(messages.id, id));
+  return { before: old.hiddenAt, after };
+}

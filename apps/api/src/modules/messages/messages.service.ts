@@ -18,6 +18,8 @@ import type { Actor, ServiceContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { badRequest, forbidden, notFound } from '../../errors';
 import { requireMedia } from '../media/media.service';
+import type { ReportItemPreview } from '@bountyhunt/shared/moderation';
+import type { HiddenChange } from '../../lib/visibility';
 import type { LiveService } from '../live/live.service';
 import type { NotificationsService } from '../notifications/notifications.service';
 import { findPeerByHandle, peersOf, type Peer } from '../users/users.read';
@@ -33,13 +35,15 @@ const conversationNotFound = () =>
   notFound(MESSAGE_MSG.conversationNotFound, MESSAGE_CODES.conversationNotFound);
 
 export function presentMessage(m: repo.MessageRow): MessageItem {
+  const removed = m.hiddenAt !== null;
   return {
     messageId: Number(m.id),
     conversationId: m.conversationId,
     senderId: m.senderId,
-    text: m.text,
-    image: m.image,
+    text: removed ? MESSAGE_MSG.removed : m.text,
+    image: removed ? null : m.image,
     created: m.createdAt.toISOString(),
+    removed,
   };
 }
 
@@ -120,8 +124,8 @@ export class MessagesService {
         },
         lastMessage: msg
           ? {
-              text: msg.text,
-              hasImage: msg.image !== null,
+              text: msg.hiddenAt ? MESSAGE_MSG.removed : msg.text,
+              hasImage: msg.image !== null && !msg.hiddenAt,
               created: msg.createdAt.toISOString(),
               fromMe: msg.senderId === actor.userId,
             }
@@ -223,15 +227,18 @@ export class MessagesService {
     await repo.unblock(this.ctx.db, actor.userId, userId);
   }
 
-  /** Moderation: a reported message exists and the reporter is in its conversation. */
+  /**
+   * Moderation: only a party of the conversation who received the message can report it (to
+   * anyone else it does not exist).
+   */
   async reportable(reporterId: number, messageId: number, db: DbOrTx = this.ctx.db) {
     const m = await repo.findMessage(db, messageId);
     if (!m || m.senderId === reporterId) return false;
     return !!(await repo.findMember(db, m.conversationId, reporterId));
   }
 
-  /** Moderation queue previews of reported messages. */
-  async messagePreviews(ids: number[]) {
+  /** Moderation queue previews of reported messages (admins see the text and image). */
+  async messagePreviews(ids: number[]): Promise<Map<number, ReportItemPreview>> {
     const rows = await repo.messagesByIds(this.ctx.db, ids);
     const peers = await peersOf(
       this.ctx.db,
@@ -245,9 +252,19 @@ export class MessagesService {
           media: r.image,
           handle: peers.get(r.senderId)?.handle ?? null,
           ownerId: r.senderId,
+          hidden: r.hiddenAt !== null,
         },
       ]),
     );
+  }
+
+  /** Moderation: hides or shows a message in the caller's transaction. */
+  setMessageHidden(
+    id: number,
+    hidden: boolean,
+    db: DbOrTx = this.ctx.db,
+  ): Promise<HiddenChange | undefined> {
+    return repo.setMessageHiddenAt(db, id, hidden ? this.now() : null);
   }
 
   /**

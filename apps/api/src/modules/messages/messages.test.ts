@@ -4,6 +4,7 @@ import type { MailMessage, Mailer } from '../../mail/mailer';
 import { activeMember, insertMediaRow, type Session } from '../../../test/factories';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
 import { giveHandle } from '../../../test/live-support';
+import { enrolledAdmin } from '../../../test/admin-support';
 
 const mails: MailMessage[] = [];
 const mailer: Mailer = {
@@ -250,5 +251,77 @@ describe('direct messages', () => {
     t.clock.advance(2 * 3600_000);
     await t.runJob('messages.unread-mail');
     expect(mailsTo()).toHaveLength(2);
+  });
+});
+
+describe('reporting a message', () => {
+  let t: TestApp;
+  afterAll(() => t.close());
+
+  it('only its recipient can report it; an admin removing it shows "removed" to both parties', async () => {
+    t = await createTestApp();
+    const member = await activeMember(t.app, t.root.ctx.db, t.clock.now());
+    const hunter = await signUp(t.app, { hunter: true });
+    await giveHandle(t.app, member, 'm');
+    const hunterHandle = await giveHandle(t.app, hunter, 'h');
+    const id = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/conversations',
+        headers: member.auth,
+        payload: { handle: hunterHandle },
+      })
+    ).json().conversationId as number;
+    const msg = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/conversations/${id}/messages`,
+        headers: member.auth,
+        payload: { text: 'buy my stuff' },
+      })
+    ).json();
+    const report = (s: Session) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/report',
+        headers: s.auth,
+        payload: { targetType: 'message', targetId: msg.messageId, reason: 'spam' },
+      });
+    const stranger = await signUp(t.app);
+    expect((await report(stranger)).statusCode).toBe(404);
+    expect((await report(member)).statusCode).toBe(404);
+    expect((await report(hunter)).statusCode).toBe(200);
+
+    const admin = await enrolledAdmin(t);
+    const queue = await t.app.inject({
+      method: 'GET',
+      url: '/admin/reports?targetType=message',
+      headers: admin.auth,
+    });
+    expect(queue.json()[0]).toMatchObject({
+      targetType: 'message',
+      targetId: msg.messageId,
+      item: { title: 'buy my stuff', ownerId: member.userId, hidden: false },
+    });
+    const hide = await t.app.inject({
+      method: 'POST',
+      url: `/admin/reports/message/${msg.messageId}/hide`,
+      headers: admin.auth,
+    });
+    expect(hide.statusCode).toBe(200);
+    for (const s of [member, hunter]) {
+      const page = await t.app.inject({
+        method: 'GET',
+        url: `/conversations/${id}/messages`,
+        headers: s.auth,
+      });
+      expect(page.json().items[0]).toMatchObject({
+        text: MESSAGE_MSG.removed,
+        image: null,
+        removed: true,
+      });
+      const list = await t.app.inject({ method: 'GET', url: '/conversations', headers: s.auth });
+      expect(list.json().items[0].lastMessage.text).toBe(MESSAGE_MSG.removed);
+    }
   });
 });

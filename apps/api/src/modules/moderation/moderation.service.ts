@@ -30,6 +30,7 @@ import { decodeCursor, pageLimit, takePage, type Page } from '../../lib/paging';
 import { seesHiddenOf, viewerOf, type HiddenChange } from '../../lib/visibility';
 import type { AuditService } from '../admin/audit.service';
 import type { BountiesService } from '../bounties/bounties.service';
+import type { MessagesService } from '../messages/messages.service';
 import type { ProfilesService } from '../profiles/profiles.service';
 import { emailsOf } from '../users/users.read';
 import type { UsersService } from '../users/users.service';
@@ -60,6 +61,7 @@ export interface ModerationParts {
   bounties: BountiesService;
   profiles: ProfilesService;
   users: UsersService;
+  messages: MessagesService;
 }
 
 export class ModerationService {
@@ -80,6 +82,8 @@ export class ModerationService {
         return profiles.postPreviews(ids);
       case 'hunter':
         return users.hunterPreviews(ids);
+      case 'message':
+        return this.parts.messages.messagePreviews(ids);
     }
   }
 
@@ -100,6 +104,8 @@ export class ModerationService {
         return profiles.setPostHidden(id, hidden, tx);
       case 'hunter':
         return users.setHunterHidden(id, hidden, tx);
+      case 'message':
+        return this.parts.messages.setMessageHidden(id, hidden, tx);
     }
   }
 
@@ -108,6 +114,11 @@ export class ModerationService {
    * when this user already has an open report on it.
    */
   async report(actor: Actor, input: ReportCreateInput): Promise<ReportCreatedAnswer> {
+    if (
+      input.targetType === 'message' &&
+      !(await this.parts.messages.reportable(actor.userId, input.targetId))
+    )
+      throw notFound(REPORT_MSG.notFound, REPORT_CODES.notFound);
     const item = (await this.previews(input.targetType, [input.targetId])).get(input.targetId);
     if (!item || (item.hidden && !seesHiddenOf(viewerOf(actor), item.ownerId)))
       throw notFound(REPORT_MSG.notFound, REPORT_CODES.notFound);

@@ -35,6 +35,7 @@ const TYPE_LABEL: Record<ReportTarget, string> = {
   post: 'Post',
   hunter: 'Profile',
   bounty: 'Bounty',
+  message: 'Message',
 };
 
 /** Where the item is seen on the site (admins see hidden items too). */
@@ -47,6 +48,9 @@ function itemLink(g: ReportGroup): string | null {
     case 'hunter':
     case 'post':
       return g.item?.handle ? `/profile/${g.item.handle}` : null;
+    case 'message':
+      // Direct messages have no public page: the preview shows the text and image.
+      return null;
   }
 }
 
