@@ -252,6 +252,52 @@ describe('live', () => {
     await h.getByTestId('conversation-list').waitFor();
   });
 
+  withMedia('a thread pages back through history and sends an image', async () => {
+    const hunter = await creator();
+    const member = await activeMember();
+    const conv = await ok(
+      api<{ conversationId: number }>(
+        'POST',
+        '/conversations',
+        { handle: hunter.handle },
+        member.token,
+      ),
+      'POST /conversations',
+    );
+    // 36 messages (more than a page of 30), both sides taking turns (20 a minute each at most).
+    for (let i = 1; i <= 36; i++)
+      await ok(
+        api(
+          'POST',
+          `/conversations/${conv.conversationId}/messages`,
+          { text: `Message number ${i}` },
+          i % 2 ? member.token : hunter.token,
+        ),
+        `POST message ${i}`,
+      );
+
+    const m = await b.page({ token: member.token });
+    await m.goto(b.url(`/message/${conv.conversationId}`));
+    await m.getByTestId('message').filter({ hasText: 'Message number 36' }).waitFor();
+    expect(await m.getByTestId('message').count()).toBe(30);
+    await m.getByTestId('load-earlier').click();
+    await m
+      .getByTestId('message-text-view')
+      .filter({ hasText: /^Message number 1$/ })
+      .waitFor();
+    expect(await m.getByTestId('message').count()).toBe(36);
+    expect(await m.getByTestId('load-earlier').count()).toBe(0);
+
+    await m.getByTestId('message-image').setInputFiles(gradientPng('dm', 500, 400));
+    await m.getByRole('button', { name: 'Remove image' }).waitFor();
+    await m.getByTestId('message-text').fill('A picture for you');
+    await m.getByTestId('message-send').click();
+    const sent = m.getByTestId('message').filter({ hasText: 'A picture for you' });
+    await sent.getByTestId('message-image-view').waitFor();
+    await m.screenshot({ path: '/tmp/live-messages-image.png' });
+    await b.axe(m);
+  });
+
   db('an empty inbox says how to start', async () => {
     const member = await activeMember();
     const m = await b.page({ token: member.token });
