@@ -117,6 +117,15 @@ describe('live', () => {
     await b.shot(m, 'messages');
     await b.axe(h);
 
+    // The member reports one of the hunter's messages.
+    await m.getByTestId('report-message').first().click();
+    const dialog = m.getByTestId('report-dialog');
+    await dialog.getByTestId('report-reason').click();
+    await m.getByTestId('report-reason-harassment').click();
+    await dialog.getByTestId('report-submit').click();
+    await m.getByText('Thanks, your report was sent to our moderators.').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+
     // Block from the menu: the form is disabled; unblocking brings it back.
     await m.getByTestId('thread-menu').click();
     await m.getByTestId('block-toggle').click();

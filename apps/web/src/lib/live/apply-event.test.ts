@@ -19,6 +19,7 @@ function message(messageId: number, senderId: number): MessageItem {
     text: `m${messageId}`,
     image: null,
     created: '2026-01-01T00:00:00Z',
+    removed: false,
   };
 }
 

@@ -110,8 +110,13 @@ function Bubble({
             minWidth: 0,
           }}
         >
-          {message.image && <MessageImage image={message.image} />}
-          {message.text && (
+          {message.removed ? (
+            <Typography sx={{ fontStyle: 'italic', opacity: 0.8 }} data-testid="message-removed">
+              {MESSAGE_MSG.removed}
+            </Typography>
+          ) : null}
+          {!message.removed && message.image && <MessageImage image={message.image} />}
+          {!message.removed && message.text && (
             <Typography
               sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
               data-testid="message-text-view"
@@ -120,7 +125,7 @@ function Bubble({
             </Typography>
           )}
         </Box>
-        {!mine && (
+        {!mine && !message.removed && (
           <IconButton
             size="small"
             aria-label="Report message"
@@ -375,7 +380,7 @@ export function Thread({
       {reporting !== null && (
         <Suspense fallback={null}>
           <ReportDialog
-            targetType={'message' as never}
+            targetType="message"
             targetId={reporting}
             onClose={() => setReporting(null)}
           />
