@@ -19,7 +19,16 @@ import IconButton from '@mui/material/IconButton';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
-import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { Link as RouterLink } from 'react-router';
 import { mediaUrl } from '../../../components/media/media-url';
 import { useFeedback } from '../../../lib/feedback';
@@ -31,6 +40,17 @@ import { useMarkRead } from '../api/mark-read';
 import { peerName } from './conversation-list';
 import { MessageForm } from './message-form';
 import { PeerAvatar } from './peer-avatar';
+
+function usePageVisible(): boolean {
+  return useSyncExternalStore(
+    (changed) => {
+      document.addEventListener('visibilitychange', changed);
+      return () => document.removeEventListener('visibilitychange', changed);
+    },
+    () => document.visibilityState !== 'hidden',
+    () => true,
+  );
+}
 
 const ReportDialog = lazy(() => import('../../../components/report/report-dialog'));
 
@@ -263,14 +283,15 @@ export function Thread({
       ? lastMine.messageId
       : null;
 
-  // The thread is open: everything in it is read.
+  // The thread is open and seen: everything in it is read (a hidden tab waits until shown).
+  const visible = usePageVisible();
   const { mutate: markMutate } = markRead;
   useEffect(() => {
-    if (!newest || newest.messageId <= lastMarked.current) return;
+    if (!visible || !newest || newest.messageId <= lastMarked.current) return;
     lastMarked.current = newest.messageId;
     if (newest.senderId !== me || (conversation?.unread ?? 0) > 0)
       markMutate({ upTo: newest.messageId });
-  }, [newest, me, conversation?.unread, markMutate]);
+  }, [visible, newest, me, conversation?.unread, markMutate]);
 
   // Scroll: to the bottom at first and for new messages (when already there, or mine); kept
   // in place when earlier ones are added above.
