@@ -7,6 +7,7 @@
 import type { ConversationItem, MessageItem } from '@bountyhunt/shared/live';
 import { MESSAGE_MSG } from '@bountyhunt/shared/live';
 import { relativeDate } from '@bountyhunt/shared/format';
+import { hasRole, ROLE } from '@bountyhunt/shared/roles';
 import { imageKeySize } from '@bountyhunt/shared/media-keys';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import FlagOutlinedIcon from '@mui/icons-material/FlagOutlined';
@@ -180,6 +181,10 @@ function ThreadHeader({
   const block = useBlockUser(!conversation.blocked);
   const { notify } = useFeedback();
   const name = peerName(conversation);
+  const { user } = useSession();
+  // Conversations are started with hunters: a member's other party is one; hunters' pictures
+  // tell them apart otherwise.
+  const otherIsHunter = !hasRole(user?.role, ROLE.hunter) || conversation.other.picture !== null;
 
   async function toggleBlock() {
     setAnchor(null);
@@ -236,7 +241,7 @@ function ThreadHeader({
         <MenuItem onClick={() => void toggleBlock()} data-testid="block-toggle">
           {conversation.blocked ? `Unblock ${name}` : `Block ${name}`}
         </MenuItem>
-        {conversation.other.picture !== null && conversation.other.handle && (
+        {otherIsHunter && conversation.other.handle && (
           <MenuItem component={RouterLink} to={`/profile/${conversation.other.handle}`}>
             View profile
           </MenuItem>

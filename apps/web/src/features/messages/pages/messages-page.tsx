@@ -63,7 +63,8 @@ function ChooseConversation() {
 export default function MessagesPage() {
   const { conversationId } = useParams();
   const navigate = useNavigate();
-  const mobile = useMediaQuery(`(max-width:${UI.mobileBreakpoint}px)`);
+  // noSsr: the right layout from the first render (no desktop flash on a phone).
+  const mobile = useMediaQuery(`(max-width:${UI.mobileBreakpoint}px)`, { noSsr: true });
   const selected = Number(conversationId) > 0 ? Number(conversationId) : null;
   const list = useConversations();
 
