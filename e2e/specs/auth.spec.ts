@@ -323,7 +323,7 @@ describe('/join', () => {
 });
 
 describe('other pages', () => {
-  db('/hunters is the placeholder saying Hunters; /message is Messages', async () => {
+  db('/hunters says Hunters; /message is Messages (an empty inbox)', async () => {
     const c = await creator();
     const page = await b.page({ token: c.token });
     await page.goto(b.url('/hunters'));
@@ -332,7 +332,7 @@ describe('other pages', () => {
     await b.shot(page, 'hunters');
     await page.goto(b.url('/message'));
     await page.getByRole('heading', { name: 'Messages' }).waitFor();
-    await page.getByText('You have no messages.').waitFor();
+    await page.getByTestId('conversations-empty').waitFor();
     await b.axe(page);
     await b.shot(page, 'messages');
   });

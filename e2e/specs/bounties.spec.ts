@@ -269,9 +269,7 @@ describe('the bounty loop', () => {
     expect(await tiles.nth(0).textContent()).toBe('4');
     expect(await tiles.nth(0).locator('video').getAttribute('src')).toMatch(/-p\.mp4$/);
     // Tiles below the first card load when scrolled near, once the first screen has settled.
-    await expect
-      .poll(() => tiles.nth(1).locator('img').getAttribute('src'))
-      .toMatch(/-t\.webp$/);
+    await expect.poll(() => tiles.nth(1).locator('img').getAttribute('src')).toMatch(/-t\.webp$/);
     await b.axe(page, { exclude: ['video'] });
     await b.shot(page, 'feed-search');
     await card.getByTestId('bounty-title-bar').click();

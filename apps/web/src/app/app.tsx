@@ -3,6 +3,7 @@ import { ThemeProvider } from '@mui/material/styles';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router/dom';
 import { FeedbackProvider } from '../lib/feedback';
+import { LiveBridge } from '../lib/live';
 import { SessionProvider } from '../lib/session';
 import { theme } from '../lib/theme';
 import type { createAppRouter } from './router';
@@ -20,6 +21,7 @@ export function App({
       <CssBaseline />
       <QueryClientProvider client={queryClient}>
         <SessionProvider>
+          <LiveBridge />
           <FeedbackProvider>
             <RouterProvider router={router} />
           </FeedbackProvider>

@@ -7,7 +7,11 @@ import BottomNavigation from '@mui/material/BottomNavigation';
 import BottomNavigationAction from '@mui/material/BottomNavigationAction';
 import Paper from '@mui/material/Paper';
 import { UI } from '@bountyhunt/shared/api';
+import { Suspense } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
+import { useMessageUnread } from '../../lib/live/unread';
+import { useSession } from '../../lib/session';
+import { LazyBadge } from './lazy-badge';
 
 const ITEMS = [
   { label: 'Home', to: '/', Icon: HomeIcon, match: (p: string) => p === '/' },
@@ -39,10 +43,15 @@ const ITEMS = [
 
 export const BOTTOM_NAV_HEIGHT = 56;
 
-/** SPEC.md §2 Bottom nav bar; labels are hidden at 768px and below, leaving the icons. */
+/**
+ * SPEC.md §2 Bottom nav bar; labels are hidden at 768px and below, leaving the icons. Messages
+ * carries the unread count (kept live by the event stream).
+ */
 export function BottomNav() {
   const { pathname } = useLocation();
   const current = ITEMS.findIndex((i) => i.match(pathname));
+  const { user } = useSession();
+  const unread = useMessageUnread(!!user);
   return (
     <Paper
       component="nav"
@@ -69,8 +78,25 @@ export function BottomNav() {
           <BottomNavigationAction
             key={label}
             label={label}
-            aria-label={label}
-            icon={<Icon />}
+            aria-label={label === 'Messages' && unread > 0 ? `Messages, ${unread} unread` : label}
+            icon={
+              // No badge at all when nothing is unread: a hidden badge keeps its last number in
+              // the page's text, which the accessible name would then not match.
+              label === 'Messages' && unread > 0 ? (
+                <Suspense fallback={<Icon />}>
+                  <LazyBadge
+                    badgeContent={unread}
+                    max={99}
+                    color="primary"
+                    data-testid="messages-badge"
+                  >
+                    <Icon />
+                  </LazyBadge>
+                </Suspense>
+              ) : (
+                <Icon />
+              )
+            }
             component={RouterLink}
             to={to}
             sx={{

@@ -13,6 +13,7 @@ import { FullPageLoader } from '../page-spinner';
 import { Logo } from '../logo';
 import { BOTTOM_NAV_HEIGHT, BottomNav } from './bottom-nav';
 import { SignInOutButton } from './header-buttons';
+import { NotificationBell } from './notification-bell';
 import { StatusBar } from './status-bar';
 
 // Dialog and TextField are loaded on the first search, not with every page.
@@ -52,6 +53,7 @@ export function MainLayout() {
               <Box sx={{ display: { xs: 'none', sm: 'block' } }}>
                 <StatusBar user={user} />
               </Box>
+              <NotificationBell />
               <Button
                 component={RouterLink}
                 to="/account"

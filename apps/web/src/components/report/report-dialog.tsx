@@ -27,7 +27,7 @@ import { useApiMutation } from '../../lib/query';
 
 type Form = z.input<typeof reportCreateSchema>;
 
-const NOUN: Record<ReportTarget | 'message', string> = {
+const NOUN: Record<ReportTarget, string> = {
   claim: 'claim',
   post: 'post',
   hunter: 'profile',

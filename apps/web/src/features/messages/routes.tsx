@@ -1,11 +1,16 @@
 import { ROLE } from '@bountyhunt/shared/roles';
+import { prefetchApi } from '../../lib/query';
 import type { AppRoute } from '../../lib/routes';
+import { conversationsQuery } from './api/get-conversations';
 
-export const routes: AppRoute[] = [
-  {
-    path: '/message',
-    layout: 'main',
-    guard: { role: ROLE.any, active: true },
-    page: () => import('./pages/messages-page'),
-  },
-];
+const signedIn = { role: ROLE.any, active: true };
+const messages = (path: string): AppRoute => ({
+  path,
+  layout: 'main',
+  guard: signedIn,
+  page: () => import('./pages/messages-page'),
+  prefetch: (_at, queryClient) => prefetchApi(queryClient, conversationsQuery()),
+});
+
+/** Direct messages (issue 19): the conversation list, and a thread beside it (or over it). */
+export const routes: AppRoute[] = [messages('/message'), messages('/message/:conversationId')];

@@ -54,6 +54,12 @@ export function settingsSections(
       rows: [
         { label: 'Email', to: '/account/email', value: user.email, testId: 'row-email' },
         { label: 'Password', to: '/account/password', value: '••••••••', testId: 'row-password' },
+        {
+          label: 'Notifications',
+          to: '/account/notifications',
+          value: 'In app, e-mail',
+          testId: 'row-notifications',
+        },
       ],
     },
   ];

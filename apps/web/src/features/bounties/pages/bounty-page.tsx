@@ -21,6 +21,7 @@ import { useFeedback } from '../../../lib/feedback';
 import { useSession } from '../../../lib/session';
 import { useBounty } from '../api/get-bounty';
 import { RoundStatusChip } from '../components/round-status';
+import { useBountyLive } from '../live';
 
 // The dialogs (text field, toggle buttons, upload progress) load when first opened, not with
 // the page.
@@ -51,6 +52,8 @@ export default function BountyPage() {
   const fileInput = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [openRound, setOpenRound] = useState(false);
+  // Vote counts and ranks move, and new claims appear, as they happen.
+  useBountyLive(Number(id) || null);
 
   if (isPending)
     return (

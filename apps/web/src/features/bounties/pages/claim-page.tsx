@@ -33,6 +33,7 @@ import { useMyVote } from '../api/get-my-vote';
 import { useVote } from '../api/vote';
 import { BountyFeed } from '../components/bounty-feed';
 import { RoundStatusChip } from '../components/round-status';
+import { useBountyLive } from '../live';
 
 const VOTE_LABELS = ['1 star', '2 stars', '3 stars', '4 stars', '5 stars'];
 
@@ -93,6 +94,8 @@ export default function ClaimPage() {
   const { user, hunter } = useSession();
   const { notify } = useFeedback();
   const failed = res && res.status !== 200 ? res.status : null;
+  // The claim's votes and rank move as its round's votes come in.
+  useBountyLive(res?.status === 200 ? res.data.bountyId : null);
 
   useEffect(() => {
     // SPEC.md §8: a failed claim load shows a snackbar.

@@ -12,6 +12,7 @@ import type { HunterProfile } from '@bountyhunt/shared/profiles';
 import { Link as RouterLink } from 'react-router';
 import { mediaUrl } from '../../../components/media/media-url';
 import { MediaView } from '../../../components/media/media-view';
+import { MessageButton } from './message-button';
 
 function Stat({ value, label }: { value: number; label: string }) {
   return (
@@ -64,6 +65,11 @@ export function ProfileHeader({ profile, own }: { profile: HunterProfile; own: b
             {/* Blank picture by default. */}
             <span />
           </Avatar>
+          {!own && profile.handle && (
+            <Stack direction="row" spacing={1} sx={{ pb: 1 }}>
+              <MessageButton handle={profile.handle} />
+            </Stack>
+          )}
           {own && (
             <Stack direction="row" spacing={1} sx={{ pb: 1 }}>
               <Button
