@@ -59,6 +59,7 @@ const { values: args } = parseArgs({
     'live-only': { type: 'boolean', default: false },
     streams: { type: 'string' },
     'live-messages': { type: 'string' },
+    'live-rate': { type: 'string' },
   },
 });
 
@@ -730,7 +731,7 @@ async function runLiveScenario(): Promise<LiveResult | { error: string }> {
       {
         streams: num(args.streams, smoke ? 100 : 2000),
         messages: num(args['live-messages'], smoke ? 200 : 3000),
-        concurrency: smoke ? 5 : 20,
+        rate: num(args['live-rate'], 50),
         senders: smoke ? 10 : 100,
       },
       log,

@@ -19,8 +19,8 @@ export interface LiveServer {
 export interface LiveOptions {
   streams: number;
   messages: number;
-  /** Messages in flight at once. */
-  concurrency: number;
+  /** Messages started per second (an open-loop flow, as users write). */
+  rate: number;
   senders: number;
 }
 
@@ -32,6 +32,8 @@ export interface LiveResult {
   lost: number;
   errors: number;
   latencyMs: { p50: number; p90: number; p99: number; max: number };
+  /** The sender's POST alone (answered), for comparison. */
+  postMs: { p50: number; p99: number };
   messagesPerSecond: number;
   rssMb: { before: number; withStreams: number; afterMessages: number };
   rssKbPerStream: number;
@@ -187,17 +189,21 @@ export async function runLive(
   log(
     `live: ${streams.length} streams open in ${openSeconds.toFixed(1)} s; sending ${o.messages} messages`,
   );
-  let next = 0;
   let errors = 0;
+  const postLatencies: number[] = [];
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: o.concurrency }, async () => {
-      for (;;) {
-        const k = next++;
-        if (k >= o.messages) return;
+  const sends: Promise<void>[] = [];
+  for (let k = 0; k < o.messages; k++) {
+    // Message k starts at k / rate seconds, whatever the earlier ones are doing.
+    const due = started + (k * 1000) / o.rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    sends.push(
+      (async () => {
         const r = seeded.receivers[(k * 7919) % seeded.receivers.length]!;
         const text = `bench ${k}`;
-        sentAt.set(text, performance.now());
+        const t0 = performance.now();
+        sentAt.set(text, t0);
         const res = await fetch(`${server.base}/conversations/${r.conversationId}/messages`, {
           method: 'POST',
           headers: {
@@ -211,15 +217,18 @@ export async function runLive(
           sentAt.delete(text);
         }
         await res.arrayBuffer();
-      }
-    }),
-  );
+        postLatencies.push(performance.now() - t0);
+      })(),
+    );
+  }
+  await Promise.all(sends);
   const sendSeconds = (performance.now() - started) / 1000;
   const deadline = Date.now() + 10_000;
   while (sentAt.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   const afterMessages = rssMb(server.pid);
   for (const s of streams) s.close();
   latencies.sort((a, b) => a - b);
+  postLatencies.sort((a, b) => a - b);
   const round = (n: number) => Math.round(n * 10) / 10;
   return {
     streams: o.streams,
@@ -233,6 +242,10 @@ export async function runLive(
       p90: round(percentile(latencies, 90)),
       p99: round(percentile(latencies, 99)),
       max: round(latencies.at(-1) ?? NaN),
+    },
+    postMs: {
+      p50: round(percentile(postLatencies, 50)),
+      p99: round(percentile(postLatencies, 99)),
     },
     messagesPerSecond: Math.round(o.messages / sendSeconds),
     rssMb: {
@@ -249,9 +262,9 @@ export function liveMarkdown(r: LiveResult): string {
   return [
     `## Live: ${r.opened} open event streams on one instance while messages flow (PostgreSQL)`,
     '',
-    '| messages | sent/s | delivered | lost | errors | p50 ms | p90 ms | p99 ms | max ms | RSS before | RSS with streams | RSS per stream |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|',
-    `| ${r.messages} | ${r.messagesPerSecond} | ${r.delivered} | ${r.lost} | ${r.errors} | ${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ${r.latencyMs.max} | ${r.rssMb.before} MB | ${r.rssMb.withStreams} MB | ${r.rssKbPerStream} KB |`,
+    '| messages | sent/s | delivered | lost | errors | p50 ms | p90 ms | p99 ms | max ms | POST p50 / p99 ms | RSS before | RSS with streams | RSS per stream |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    `| ${r.messages} | ${r.messagesPerSecond} | ${r.delivered} | ${r.lost} | ${r.errors} | ${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ${r.latencyMs.max} | ${r.postMs.p50} / ${r.postMs.p99} | ${r.rssMb.before} MB | ${r.rssMb.withStreams} MB | ${r.rssKbPerStream} KB |`,
     '',
     `Latency: from just before the sender's POST to the event on the recipient's stream (the bench client and the server share this machine). Target p99 < 100 ms. Streams opened in ${r.openSeconds} s.`,
   ].join('\n');

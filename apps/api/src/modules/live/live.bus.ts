@@ -7,6 +7,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { Redis } from 'ioredis';
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
 
 /** A stored event as it travels: to one user, or to the streams watching a topic. */
 export interface BusEvent {
@@ -21,6 +23,11 @@ export type BusListener = (events: BusEvent[]) => void;
 export interface EventBus {
   readonly kind: 'memory' | 'postgres' | 'redis';
   publish(events: BusEvent[]): Promise<void>;
+  /**
+   * Publishes inside the caller's transaction, delivered when it commits (PostgreSQL NOTIFY):
+   * no second commit, and nothing is announced that did not commit. Absent: `publish` after it.
+   */
+  publishWithin?(db: DbOrTx, events: BusEvent[]): Promise<void>;
   /**
    * One listener per instance (the live hub). `onGap` runs after the bus lost its connection
    * and got it back: events published meanwhile never arrived and must be read from the store.
@@ -136,6 +143,11 @@ export class PgNotifyBus extends WireBus implements EventBus {
   async publish(events: BusEvent[]): Promise<void> {
     if (events.length === 0) return;
     await this.pool.query('select pg_notify($1, $2)', [CHANNEL, encode(events, MAX_PAYLOAD)]);
+  }
+
+  async publishWithin(db: DbOrTx, events: BusEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    await db.execute(sql`select pg_notify(${CHANNEL}, ${encode(events, MAX_PAYLOAD)})`);
   }
 
   async close(): Promise<void> {

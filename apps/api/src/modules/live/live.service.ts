@@ -57,14 +57,23 @@ export class LiveService {
     return this.bus.kind;
   }
 
-  /** Stores events in the caller's transaction; `wake` them once it has committed. */
-  record(db: DbOrTx, rows: LiveEventRow[]): Promise<BusEvent[]> {
-    return repo.insertEvents(db, rows, this.ctx.clock.now());
+  /**
+   * Stores events in the caller's transaction; `wake` them once it has committed. On PostgreSQL
+   * NOTIFY goes out in the same transaction (delivered at its commit), and `wake` has nothing
+   * left to do.
+   */
+  async record(db: DbOrTx, rows: LiveEventRow[]): Promise<BusEvent[]> {
+    const events = await repo.insertEvents(db, rows, this.ctx.clock.now());
+    if (this.bus.publishWithin && events.length) {
+      await this.bus.publishWithin(db, events);
+      announced.add(events);
+    }
+    return events;
   }
 
   /** Tells every instance about stored events. Never throws: the events are stored already. */
   async wake(events: BusEvent[]): Promise<void> {
-    if (!events.length) return;
+    if (!events.length || announced.has(events)) return;
     try {
       await this.bus.publish(events);
     } catch (err) {
@@ -202,6 +211,9 @@ export class LiveService {
     await this.bus.close();
   }
 }
+
+/** Event batches already announced inside their transaction. */
+const announced = new WeakSet<BusEvent[]>();
 
 function hashTicket(ticket: string): string {
   return crypto.createHash('sha256').update(ticket).digest('hex');

@@ -160,13 +160,22 @@ export class MessagesService {
 
   /** POST /conversations/{id}/messages */
   async send(actor: Actor, conversationId: number, input: MessageSendInput): Promise<MessageItem> {
-    await this.me(actor);
-    const member = await repo.findMember(this.ctx.db, conversationId, actor.userId);
+    // Independent reads side by side (on PostgreSQL each takes its own pooled connection).
+    const [me, found] = await Promise.allSettled([
+      this.me(actor),
+      repo.findMember(this.ctx.db, conversationId, actor.userId),
+    ]);
+    // The handle first, as open() asks.
+    if (me.status === 'rejected') throw me.reason;
+    if (found.status === 'rejected') throw found.reason;
+    const member = found.value;
     if (!member) throw conversationNotFound();
-    if ((await repo.blocksWith(this.ctx.db, actor.userId, [member.otherId])).length)
-      throw blockedError();
-    const other = (await peersOf(this.ctx.db, [member.otherId])).get(member.otherId);
-    if (!other || other.suspended) throw blockedError();
+    const [blocks, peers] = await Promise.all([
+      repo.blocksWith(this.ctx.db, actor.userId, [member.otherId]),
+      peersOf(this.ctx.db, [member.otherId]),
+    ]);
+    const other = peers.get(member.otherId);
+    if (blocks.length || !other || other.suspended) throw blockedError();
     if (input.image)
       await requireMedia(this.ctx, input.image, { ownerId: actor.userId, kind: 'image' });
     const now = this.now();
