@@ -55,86 +55,90 @@ async function postClaim(token: string, bountyId: number, name: string) {
 }
 
 describe('live', () => {
-  db('a member and a hunter message each other live: badge, reply, Seen', async () => {
-    const hunter = await creator();
-    const member = await activeMember();
+  db(
+    'a member and a hunter message each other live: badge, reply, Seen',
+    async () => {
+      const hunter = await creator();
+      const member = await activeMember();
 
-    const h = await b.page({ token: hunter.token });
-    await h.goto(b.url('/'));
-    await h.getByRole('navigation', { name: 'Main' }).waitFor();
-    await liveOpen(h);
-    await expect.poll(() => badge(h, 'messages-badge')).toBe('');
+      const h = await b.page({ token: hunter.token });
+      await h.goto(b.url('/'));
+      await h.getByRole('navigation', { name: 'Main' }).waitFor();
+      await liveOpen(h);
+      await expect.poll(() => badge(h, 'messages-badge')).toBe('');
 
-    // The member starts from the hunter's profile.
-    const m = await b.page({ token: member.token });
-    await m.goto(b.url(`/profile/${hunter.handle}`));
-    await m.getByTestId('message-hunter').click();
-    await m.waitForURL(/\/message\/\d+$/);
-    await m.getByTestId('thread').waitFor();
-    await b.axe(m);
-    await m.getByTestId('message-text').fill('Hello hunter, love your work!');
-    await expect.poll(() => m.getByTestId('message-counter').textContent()).toBe('29/1000');
-    await m.getByTestId('message-text').press('Enter');
-    await m.getByTestId('message').filter({ hasText: 'Hello hunter' }).waitFor();
-    expect(await m.getByTestId('message-text').inputValue()).toBe('');
-    await expect
-      .poll(() => m.getByTestId('message').first().getAttribute('data-mine'))
-      .toBe('true');
+      // The member starts from the hunter's profile.
+      const m = await b.page({ token: member.token });
+      await m.goto(b.url(`/profile/${hunter.handle}`));
+      await m.getByTestId('message-hunter').click();
+      await m.waitForURL(/\/message\/\d+$/);
+      await m.getByTestId('thread').waitFor();
+      await b.axe(m);
+      await m.getByTestId('message-text').fill('Hello hunter, love your work!');
+      await expect.poll(() => m.getByTestId('message-counter').textContent()).toBe('29/1000');
+      await m.getByTestId('message-text').press('Enter');
+      await m.getByTestId('message').filter({ hasText: 'Hello hunter' }).waitFor();
+      await expect.poll(() => m.getByTestId('message-text').inputValue()).toBe('');
+      await expect
+        .poll(() => m.getByTestId('message').first().getAttribute('data-mine'))
+        .toBe('true');
 
-    // The hunter's badge counts it without a reload.
-    await expect.poll(() => badge(h, 'messages-badge'), { timeout: 10_000 }).toBe('1');
+      // The hunter's badge counts it without a reload.
+      await expect.poll(() => badge(h, 'messages-badge'), { timeout: 10_000 }).toBe('1');
 
-    // The member leaves for the home page; the hunter opens the conversation and replies.
-    await m.goto(b.url('/'));
-    await m.getByRole('navigation', { name: 'Main' }).waitFor();
-    await liveOpen(m);
-    await h.getByRole('link', { name: /Messages/ }).click();
-    const item = h.getByTestId('conversation').first();
-    await expect.poll(() => item.getAttribute('data-unread')).toBe('1');
-    await item.click();
-    await h.getByTestId('message').filter({ hasText: 'Hello hunter' }).waitFor();
-    await expect.poll(() => badge(h, 'messages-badge')).toBe('');
-    await h.getByTestId('message-text').fill('Thanks!\nWhat would you like to see?');
-    await h.getByTestId('message-send').click();
-    await h.getByTestId('message').filter({ hasText: 'What would you like' }).waitFor();
+      // The member leaves for the home page; the hunter opens the conversation and replies.
+      await m.goto(b.url('/'));
+      await m.getByRole('navigation', { name: 'Main' }).waitFor();
+      await liveOpen(m);
+      await h.getByRole('link', { name: /Messages/ }).click();
+      const item = h.getByTestId('conversation').first();
+      await expect.poll(() => item.getAttribute('data-unread')).toBe('1');
+      await item.click();
+      await h.getByTestId('message').filter({ hasText: 'Hello hunter' }).waitFor();
+      await expect.poll(() => badge(h, 'messages-badge')).toBe('');
+      await h.getByTestId('message-text').fill('Thanks!\nWhat would you like to see?');
+      await h.getByTestId('message-send').click();
+      await h.getByTestId('message').filter({ hasText: 'What would you like' }).waitFor();
 
-    // The member's badge, then the reply in the thread, and the hunter's "Seen".
-    await expect.poll(() => badge(m, 'messages-badge'), { timeout: 10_000 }).toBe('1');
-    await m.getByRole('link', { name: /Messages/ }).click();
-    await m.getByTestId('conversation').first().click();
-    await m.getByTestId('message').filter({ hasText: 'What would you like' }).waitFor();
-    // "Seen" under the member's message: the hunter read it.
-    await m.getByTestId('seen').waitFor();
-    // And under the hunter's reply once the member has it open.
-    await h.getByTestId('seen').waitFor({ timeout: 10_000 });
+      // The member's badge, then the reply in the thread, and the hunter's "Seen".
+      await expect.poll(() => badge(m, 'messages-badge'), { timeout: 10_000 }).toBe('1');
+      await m.getByRole('link', { name: /Messages/ }).click();
+      await m.getByTestId('conversation').first().click();
+      await m.getByTestId('message').filter({ hasText: 'What would you like' }).waitFor();
+      // "Seen" under the member's message: the hunter read it.
+      await m.getByTestId('seen').waitFor();
+      // And under the hunter's reply once the member has it open.
+      await h.getByTestId('seen').waitFor({ timeout: 10_000 });
 
-    // A further message arrives in the open thread without reload.
-    await liveOpen(m);
-    await h.getByTestId('message-text').fill('Sunsets, maybe?');
-    await h.getByTestId('message-text').press('Enter');
-    await m.getByTestId('message').filter({ hasText: 'Sunsets, maybe?' }).waitFor();
-    await m.screenshot({ path: '/tmp/live-messages-desktop.png' });
-    await b.shot(m, 'messages');
-    await b.axe(h);
+      // A further message arrives in the open thread without reload.
+      await liveOpen(m);
+      await h.getByTestId('message-text').fill('Sunsets, maybe?');
+      await h.getByTestId('message-text').press('Enter');
+      await m.getByTestId('message').filter({ hasText: 'Sunsets, maybe?' }).waitFor();
+      await m.screenshot({ path: '/tmp/live-messages-desktop.png' });
+      await b.shot(m, 'messages');
+      await b.axe(h);
 
-    // The member reports one of the hunter's messages.
-    await m.getByTestId('report-message').first().click();
-    const dialog = m.getByTestId('report-dialog');
-    await dialog.getByTestId('report-reason').click();
-    await m.getByTestId('report-reason-harassment').click();
-    await dialog.getByTestId('report-submit').click();
-    await m.getByText('Thanks, your report was sent to our moderators.').waitFor();
-    await dialog.waitFor({ state: 'detached' });
+      // The member reports one of the hunter's messages.
+      await m.getByTestId('report-message').first().click();
+      const dialog = m.getByTestId('report-dialog');
+      await dialog.getByTestId('report-reason').click();
+      await m.getByTestId('report-reason-harassment').click();
+      await dialog.getByTestId('report-submit').click();
+      await m.getByText('Thanks, your report was sent to our moderators.').waitFor();
+      await dialog.waitFor({ state: 'detached' });
 
-    // Block from the menu: the form is disabled; unblocking brings it back.
-    await m.getByTestId('thread-menu').click();
-    await m.getByTestId('block-toggle').click();
-    await m.getByTestId('blocked-note').waitFor();
-    expect(await m.getByTestId('message-send').isDisabled()).toBe(true);
-    await m.getByTestId('thread-menu').click();
-    await m.getByTestId('block-toggle').click();
-    await m.getByTestId('blocked-note').waitFor({ state: 'detached' });
-  });
+      // Block from the menu: the form is disabled; unblocking brings it back.
+      await m.getByTestId('thread-menu').click();
+      await m.getByTestId('block-toggle').click();
+      await m.getByTestId('blocked-note').waitFor();
+      expect(await m.getByTestId('message-send').isDisabled()).toBe(true);
+      await m.getByTestId('thread-menu').click();
+      await m.getByTestId('block-toggle').click();
+      await m.getByTestId('blocked-note').waitFor({ state: 'detached' });
+    },
+    120_000,
+  );
 
   withMedia('a vote in one browser moves the tally on the bounty page in another', async () => {
     const poster = await activeMember();
@@ -209,13 +213,14 @@ describe('live', () => {
     await m.waitForURL('**/account/notifications');
     const sw = m.getByTestId('switch-claim_new-email');
     await sw.waitFor();
+    // Before the snackbar: axe reads its fade-in as low contrast.
+    await b.axe(m);
     const before = await sw.isChecked();
     await sw.click();
     await m.getByTestId('notification-settings-save').click();
     await m.getByText('Your notification settings were saved.').waitFor();
     await m.screenshot({ path: '/tmp/live-settings.png', fullPage: true });
     await b.shot(m, 'settings');
-    await b.axe(m);
     await m.reload();
     await m.getByTestId('switch-claim_new-email').waitFor();
     expect(await m.getByTestId('switch-claim_new-email').isChecked()).toBe(!before);

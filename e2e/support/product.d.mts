@@ -18,6 +18,8 @@ export function productEnv(options: {
   databaseUrl: string;
   apiPort: number;
   webPort: number;
+  /** The port browsers and specs call (a balancer in front of API_PORT); API_PORT otherwise. */
+  publicApiPort?: number;
 }): { apiUrl: string; webUrl: string; env: NodeJS.ProcessEnv };
 
 export interface RunningProduct {
@@ -27,4 +29,9 @@ export interface RunningProduct {
   stop(): Promise<void>;
 }
 
-export function startProduct(options: { env: NodeJS.ProcessEnv; dataDir: string }): RunningProduct;
+export function startProduct(options: {
+  env: NodeJS.ProcessEnv;
+  dataDir: string;
+  /** Up when this answers (an API-only instance); default: API_URL's /health and the web page. */
+  healthUrl?: string;
+}): RunningProduct;

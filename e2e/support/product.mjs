@@ -43,8 +43,8 @@ export async function createRunDatabase({ adminUrl, prefix, dataDir, warn = cons
 }
 
 /** The product's environment for a run on 127.0.0.1 (no demo data, no rate limits locally). */
-export function productEnv({ dataDir, databaseUrl, apiPort, webPort }) {
-  const apiUrl = `http://127.0.0.1:${apiPort}`;
+export function productEnv({ dataDir, databaseUrl, apiPort, webPort, publicApiPort = apiPort }) {
+  const apiUrl = `http://127.0.0.1:${publicApiPort}`;
   const webUrl = `http://127.0.0.1:${webPort}`;
   return {
     apiUrl,
@@ -67,7 +67,7 @@ export function productEnv({ dataDir, databaseUrl, apiPort, webPort }) {
 }
 
 /** Starts `node scripts/start.mjs` (it builds the web app when stale) with `env`. */
-export function startProduct({ env, dataDir }) {
+export function startProduct({ env, dataDir, healthUrl }) {
   const logFile = path.join(dataDir, 'server.log');
   const fd = fs.openSync(logFile, 'a');
   const server = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
@@ -87,7 +87,10 @@ export function startProduct({ env, dataDir }) {
       const deadline = Date.now() + 180_000;
       while (Date.now() < deadline && !exited) {
         try {
-          const [health, web] = await Promise.all([fetch(`${apiUrl}/health`), fetch(`${webUrl}/`)]);
+          const [health, web] = await Promise.all([
+            fetch(healthUrl ?? `${apiUrl}/health`),
+            healthUrl ? Promise.resolve({ ok: true }) : fetch(`${webUrl}/`),
+          ]);
           if (health.ok && web.ok) return true;
         } catch {
           // not up yet

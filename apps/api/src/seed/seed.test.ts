@@ -188,6 +188,35 @@ describe('demo seed', () => {
     expect((await ledgerRecount(t.db.handle.db)).balanceSum).toBe(0);
   });
 
+  it('leaves the demo hunter two conversations with unread messages, and notifications of claims', async () => {
+    const auth = await t.app.inject({
+      method: 'POST',
+      url: '/auth',
+      payload: { email: DEMO_HUNTER_EMAIL, password: DEMO_PASSWORD },
+    });
+    const headers = { authorization: `Bearer ${auth.json().token}` };
+    const list = (await t.app.inject({ method: 'GET', url: '/conversations', headers })).json();
+    expect(list.unread).toBe(2);
+    expect(list.items).toHaveLength(2);
+    expect(list.items[0]).toMatchObject({ unread: 1, lastMessage: { fromMe: false } });
+    expect(list.items[1]).toMatchObject({
+      unread: 1,
+      lastMessage: { text: 'Great, posting it tonight.' },
+    });
+    if (!withBounties()) return;
+    const member = await t.app.inject({
+      method: 'POST',
+      url: '/auth',
+      payload: { email: DEMO_MEMBER_EMAIL, password: DEMO_PASSWORD },
+    });
+    const mine = await t.app.inject({
+      method: 'GET',
+      url: '/notifications',
+      headers: { authorization: `Bearer ${member.json().token}` },
+    });
+    expect(mine.json().items.length).toBeGreaterThan(0);
+  });
+
   it('does nothing the second time', async () => {
     const before = await queryRows<{ n: number }>(
       t.db.handle.db,

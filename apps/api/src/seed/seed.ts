@@ -461,6 +461,60 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
       }
     }
 
+    // Direct messages (issue 19): two members wrote to the demo hunter, who answered one; each
+    // member's last message is still unread (the hunter's Messages badge shows 2).
+    if (has('POST', '/conversations') && hunters[0]) {
+      const h0 = DEMO_HUNTERS[0]!.handle;
+      const talk = async (
+        from: Actor,
+        to: Actor,
+        lines: [boolean, string][],
+        minutesAgo: number,
+      ) => {
+        const { conversationId } = await call<{ conversationId: number }>(
+          'POST',
+          '/conversations',
+          {
+            token: from.token,
+            body: { handle: h0 },
+          },
+        );
+        for (const [i, [mine, text]] of lines.entries()) {
+          clock.set(new Date(end.getTime() - (minutesAgo - i * 3) * 60_000));
+          const m = await call<{ messageId: number }>(
+            'POST',
+            `/conversations/${conversationId}/messages`,
+            { token: (mine ? from : to).token, body: { text } },
+          );
+          // Whoever answers has read what came before.
+          await call('POST', `/conversations/${conversationId}/read`, {
+            token: (mine ? from : to).token,
+            body: { upTo: m.messageId },
+          });
+          bump('messages');
+        }
+      };
+      if (members[0])
+        await talk(
+          members[0],
+          hunters[0],
+          [
+            [true, 'Loved your sunset claim! Do you take requests for a bounty?'],
+            [false, 'Thank you! Sure, post it and I will have a look this week.'],
+            [true, 'Great, posting it tonight.'],
+          ],
+          180,
+        );
+      if (members[1])
+        await talk(
+          members[1],
+          hunters[0],
+          [[true, 'Hi! Which camera do you shoot with? Your night photos are so clean.']],
+          25,
+        );
+      clock.set(end);
+    }
+
     // Sessions made for seeding end here; the README's accounts sign in with their password.
     for (const a of [...members, ...hunters])
       await call('DELETE', `/auth/${encodeURIComponent(a.token)}`, { token: a.token });

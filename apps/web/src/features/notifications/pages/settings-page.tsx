@@ -144,6 +144,8 @@ export default function NotificationSettingsPage() {
                     <td key={channel} className="col">
                       <Switch
                         checked={values[type][channel]}
+                        // New messages always show in the app: the Messages badge counts them.
+                        disabled={type === 'message' && channel === 'inApp'}
                         color="secondary"
                         onChange={(e) =>
                           setEdits((x) => ({
