@@ -10,7 +10,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { HunterCard } from '@bountyhunt/shared/profiles';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { PageSpinner } from '../../../components/page-spinner';
 import { useHunterDirectory } from '../api/get-hunters';
@@ -65,10 +65,16 @@ export default function HuntersPage() {
   const [params, setParams] = useSearchParams();
   const [term, setTerm] = useState(params.get('q') ?? '');
   const [query, setQuery] = useState(term.trim());
+  // The term last written to the address: only a new term is written. (setParams changes with
+  // every location, also when a click has just left for a profile while this page is still
+  // shown: writing then would bring the visitor back here.)
+  const written = useRef(term.trim());
   useEffect(() => {
     const t = setTimeout(() => {
       const q = term.trim();
       setQuery(q);
+      if (q === written.current) return;
+      written.current = q;
       setParams(q ? { q } : {}, { replace: true });
     }, 300);
     return () => clearTimeout(t);
