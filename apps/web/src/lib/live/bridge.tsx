@@ -11,7 +11,7 @@ import { subscribeWatched, watchedSnapshot } from './bus';
 import { LiveConnection, type LiveTarget } from './connection';
 
 /** The first connection waits this long after the app renders: the first screen comes first. */
-const START_DELAY_MS = 1500;
+const START_DELAY_MS = 3000;
 
 function useWatched(): number[] {
   const value = useSyncExternalStore(subscribeWatched, watchedSnapshot, () => '');
