@@ -9,6 +9,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import pg from 'pg';
 import { hashToken } from '../src/lib/tokens';
+import { readEvents } from '../test/live-support';
 
 export interface LiveServer {
   base: string;
@@ -123,35 +124,17 @@ async function openStream(
     signal: controller.signal,
   });
   if (res.status !== 200 || !res.body) throw new Error(`stream: ${res.status}`);
-  const reader = res.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
   let opened!: () => void;
   const open = new Promise<void>((r) => (opened = r));
-  void (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += decoder.decode(value, { stream: true });
-        let cut: number;
-        while ((cut = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          if (block.startsWith(': open')) opened();
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (data) {
-            const e = JSON.parse(data) as { type: string; message?: { text: string } };
-            if (e.type === 'message' && e.message) onMessage(e.message.text, performance.now());
-          }
-        }
-      }
-    } catch {
-      // closed
-    } finally {
-      opened();
-    }
-  })();
+  void readEvents(res.body, {
+    comment: (text) => {
+      if (text === 'open') opened();
+    },
+    event: (_id, data) => {
+      const e = JSON.parse(data) as { type: string; message?: { text: string } };
+      if (e.type === 'message' && e.message) onMessage(e.message.text, performance.now());
+    },
+  }).finally(() => opened());
   await open;
   return { close: () => controller.abort() };
 }

@@ -25,6 +25,41 @@ export interface TestStream {
   close(): void;
 }
 
+/**
+ * Reads a Server-Sent Events body until it ends (or is aborted): each comment line and each
+ * event (its `id:` and its `data:` lines joined) as it arrives. Used by the tests and the bench.
+ */
+export async function readEvents(
+  body: ReadableStream<Uint8Array>,
+  on: { comment?(text: string): void; event(id: number, data: string): void },
+): Promise<void> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let cut: number;
+      while ((cut = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        let id: number | undefined;
+        let data = '';
+        for (const line of block.split('\n')) {
+          if (line.startsWith(':')) on.comment?.(line.slice(1).trim());
+          else if (line.startsWith('id: ')) id = Number(line.slice(4));
+          else if (line.startsWith('data: ')) data += line.slice(6);
+        }
+        if (id !== undefined && data) on.event(id, data);
+      }
+    }
+  } catch {
+    // aborted by the reader's owner
+  }
+}
+
 /** Opens `GET /events` on a listening app; resolves once the stream is open. */
 export async function openStream(
   base: string,
@@ -74,41 +109,19 @@ export async function openStream(
     endResolve();
     return stream;
   }
-  void (async () => {
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += decoder.decode(value, { stream: true });
-        let cut: number;
-        while ((cut = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          let id: number | undefined;
-          let data = '';
-          for (const line of block.split('\n')) {
-            if (line.startsWith(':')) {
-              comments.push(line.slice(1).trim());
-              if (line.includes('open')) opened();
-            } else if (line.startsWith('id: ')) id = Number(line.slice(4));
-            else if (line.startsWith('data: ')) data += line.slice(6);
-          }
-          if (id !== undefined && data) {
-            events.push({ id, data: JSON.parse(data) });
-            for (const w of [...waiters]) w();
-          }
-        }
-      }
-    } catch {
-      // aborted
-    } finally {
-      opened();
-      endResolve();
-    }
-  })();
+  void readEvents(res.body, {
+    comment(text) {
+      comments.push(text);
+      if (text === 'open') opened();
+    },
+    event(id, data) {
+      events.push({ id, data: JSON.parse(data) });
+      for (const w of [...waiters]) w();
+    },
+  }).finally(() => {
+    opened();
+    endResolve();
+  });
   await openedP;
   return stream;
 }
