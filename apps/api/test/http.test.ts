@@ -152,6 +152,10 @@ describe('secrets stay out of the logs', () => {
   it('redacts secret path segments and query values', () => {
     expect(redactUrl('/user/ssn/123456789')).toBe('/user/ssn/[REDACTED]');
     expect(redactUrl('/user/email/a%40b.co')).toBe('/user/email/[REDACTED]');
+    expect(redactUrl('/events?watch=1&ticket=abc')).toBe('/events?watch=1&ticket=[REDACTED]');
+    expect(redactUrl('/notifications/unsubscribe?u=1&t=claim_new&s=sig')).toBe(
+      '/notifications/unsubscribe?u=1&t=claim_new&s=[REDACTED]',
+    );
     expect(redactUrl('/email/password/a@b.co?x=1')).toBe('/email/password/[REDACTED]?x=1');
     expect(redactUrl('/auth/tok?token=abc&y=2')).toBe('/auth/[REDACTED]?token=[REDACTED]&y=2');
     expect(redactUrl('/bounty/5')).toBe('/bounty/5');

@@ -13,7 +13,8 @@ const SECRET_PATHS: RegExp[] = [
   /^(\/auth\/)[^/?#]+/i,
   /^(\/reset\/)[^/?#]+/i,
 ];
-const SECRET_QUERY = /([?&](?:token|code|email|ssn|password|key)=)[^&#]*/gi;
+// `ticket`: a GET /events ticket; `s`: an unsubscribe link's signature.
+const SECRET_QUERY = /([?&](?:token|code|email|ssn|password|key|ticket|s)=)[^&#]*/gi;
 
 export function redactUrl(url: string): string {
   let out = url;
