@@ -105,6 +105,7 @@ export class BountiesService {
         TALLY_TOP,
         also,
       );
+      if (!claims.length) return;
       await this.live.emit([
         {
           topic: bountyTopic(bountyId),

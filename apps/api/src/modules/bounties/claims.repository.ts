@@ -255,6 +255,8 @@ export async function roundTally(
           order by c.votes desc nulls last, c.created_at, c.id) as rank
         from claims c
         where c.bounty_id = ${bountyId} and c.round_number = ${roundNumber} and c.hidden_at is null
+          -- A bounty hidden by moderators shows nothing to its watchers.
+          and not exists (select 1 from bounties b where b.id = c.bounty_id and b.hidden_at is not null)
       ) ranked
       where rank <= ${limit}${also.length ? sql` or id in ${also}` : sql``}
       order by rank`,

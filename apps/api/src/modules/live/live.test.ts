@@ -180,6 +180,24 @@ describe('GET /events', () => {
     anon.close();
   });
 
+  it('a bounty hidden by moderators sends its watchers no tally', async () => {
+    const { bountyId } = await postBounty(t.app, member, { amount: 0 });
+    const claimId = await postClaim(t.app, t.root.ctx.db, hunter, bountyId);
+    await t.root.services.bounties.setBountyHidden(bountyId, true);
+    const anon = await openStream(base, { watch: [bountyId] });
+    const voter = await activeMember(t.app, t.root.ctx.db, t.clock.now(), 10);
+    const vote = await t.app.inject({
+      method: 'POST',
+      url: '/vote',
+      headers: voter.auth,
+      payload: { claimId, votes: 2 },
+    });
+    expect(vote.statusCode).toBe(200);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(anon.events.filter((e) => e.data.type === 'tally')).toEqual([]);
+    anon.close();
+  });
+
   it('a server shutting down ends its streams (clients reconnect elsewhere)', async () => {
     const t2 = await createTestApp();
     const base2 = await listen(t2.app);
