@@ -36,6 +36,8 @@ import messagesRoutes from './modules/messages/messages.routes';
 import notificationsRoutes from './modules/notifications/notifications.routes';
 import { registerCompression } from './plugins/compress';
 import { registerErrorHandler } from './plugins/error-handler';
+import { registerObservability } from './plugins/observability';
+import { BOUND_REQ_ID, contextFields, REQUEST_ID_PATTERN, runContext } from './lib/request-context';
 import { REDACT_PATHS, requestSerializers } from './plugins/logging';
 
 declare module 'fastify' {
@@ -51,6 +53,8 @@ export function createLogger(config: Config, stream?: DestinationStream): Fastif
       level: config.LOG_LEVEL,
       redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
       serializers: { ...requestSerializers, err: pino.stdSerializers.err },
+      // The request or job being served, on every line (lib/request-context.ts).
+      mixin: (_merge, _level, logger) => contextFields(logger),
     },
     stream,
   ) as FastifyBaseLogger;
@@ -63,8 +67,17 @@ export async function buildApp(root: Root, logger: FastifyBaseLogger): Promise<F
     loggerInstance: logger,
     bodyLimit: 1024 * 1024,
     trustProxy: false,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => crypto.randomUUID(),
+    // A proxy's or client's x-request-id is kept when it is plain (nginx: $request_id).
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const sent = req.headers['x-request-id'];
+      return typeof sent === 'string' && REQUEST_ID_PATTERN.test(sent) ? sent : crypto.randomUUID();
+    },
+    childLoggerFactory: (logger, bindings, opts) => {
+      const child = logger.child(bindings, opts);
+      (child as unknown as Record<symbol, boolean>)[BOUND_REQ_ID] = true;
+      return child;
+    },
     // E-mails of up to 320 characters travel in paths (SPEC.md §7: PUT /user/email/{email}).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
   }).withTypeProvider<ZodTypeProvider>();
@@ -76,6 +89,10 @@ export async function buildApp(root: Root, logger: FastifyBaseLogger): Promise<F
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  // Everything after this hook runs inside the request's context (log lines name the request).
+  app.addHook('onRequest', (request, _reply, done) => {
+    runContext.run({ reqId: request.id }, done);
   });
 
   registerErrorHandler(app);
@@ -99,6 +116,8 @@ export async function buildApp(root: Root, logger: FastifyBaseLogger): Promise<F
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  await registerObservability(app, root);
 
   app.get(
     '/health',

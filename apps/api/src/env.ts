@@ -54,6 +54,8 @@ const envSchema = z.object({
       'must be a comma-separated list of 32-byte base64 keys',
     ),
   SEED_DEMO: z.enum(['0', '1', '']).optional(),
+  /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CORS_ORIGINS: z.string().default(''),
   MAX_IMAGE_BYTES: z.coerce

@@ -44,21 +44,32 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!().catch(() => undefined);
 });
 
-async function setup(): Promise<{ db: TestDatabase; queue: PgBossJobQueue }> {
+async function setup(): Promise<{ db: TestDatabase; queue: PgBossJobQueue; lines: string[] }> {
   const db = await createTestDatabase();
-  const { log } = quietLog();
+  const { log, lines } = quietLog();
   const queue = new PgBossJobQueue(db.handle, log as never, fast);
   cleanups.push(() => db.drop());
   cleanups.push(() => queue.stop(1000));
-  return { db, queue };
+  return { db, queue, lines };
 }
 
 // pg-boss installs its schema per fresh database: seconds on PGlite, more on a busy machine.
 describe('PgBossJobQueue', { timeout: 180_000 }, () => {
   it('runs sent jobs once, with their payload, and counts them by state', async () => {
-    const { queue } = await setup();
+    const { queue, lines } = await setup();
     const seen: object[] = [];
-    const def: JobDefinition = { name: 'test.echo', handler: async (p) => void seen.push(p) };
+    const serviceLog = createLogger(
+      testConfig(),
+      new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }),
+    );
+    const def: JobDefinition = {
+      name: 'test.echo',
+      handler: async (p) => {
+        seen.push(p);
+        // A service's own logger: the line still names the job it runs for.
+        serviceLog.info({ n: (p as { n: number }).n }, 'echo ran');
+      },
+    };
     await queue.work([def]);
     await queue.send('test.echo', { n: 1 });
     await queue.send('test.echo', { n: 2 }, { startAfter: new Date(Date.now() + 1500) });
@@ -68,6 +79,10 @@ describe('PgBossJobQueue', { timeout: 180_000 }, () => {
       const c = await queue.counts();
       return c['test.echo']?.completed === 2 && c;
     });
+    expect(queue.runTotals().get('test.echo')).toEqual({ done: 2, failed: 0 });
+    const echoed = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'echo ran');
+    expect(echoed).toHaveLength(2);
+    for (const l of echoed) expect(l.job).toMatch(/^test\.echo:[0-9a-f-]{36}$/);
     expect(counts['test.echo']).toEqual({ completed: 2 });
   });
 

@@ -9,7 +9,8 @@
 import { PgBoss, fromPglite, type ConstructorOptions, type Job } from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../db/client';
-import type { JobDefinition, JobQueue, JobStats, SendOptions } from './types';
+import { runContext } from '../lib/request-context';
+import type { JobDefinition, JobQueue, JobRunTotals, JobStats, SendOptions } from './types';
 
 export const JOB_SCHEMA = 'pgboss';
 export const DEFAULT_RETRY_LIMIT = 5;
@@ -33,6 +34,7 @@ export class PgBossJobQueue implements JobQueue {
   readonly boss: PgBoss;
   private readonly created = new Map<string, Promise<void>>();
   private readonly definitions = new Map<string, JobDefinition>();
+  private readonly totals = new Map<string, { done: number; failed: number }>();
   private statsTimer: NodeJS.Timeout | undefined;
   private started = false;
   private stopped = false;
@@ -123,11 +125,17 @@ export class PgBossJobQueue implements JobQueue {
         async (jobs: Job<object>[]) => {
           for (const job of jobs) {
             const started = Date.now();
+            const totals = this.totals.get(def.name) ?? { done: 0, failed: 0 };
+            this.totals.set(def.name, totals);
             try {
-              await def.handler(job.data ?? {}, {
-                attempt: job.retryCount + 1,
-                lastAttempt: job.retryCount >= (def.retryLimit ?? DEFAULT_RETRY_LIMIT),
-              });
+              // Log lines written while it runs name the job (lib/request-context.ts).
+              await runContext.run({ job: `${def.name}:${job.id}` }, () =>
+                def.handler(job.data ?? {}, {
+                  attempt: job.retryCount + 1,
+                  lastAttempt: job.retryCount >= (def.retryLimit ?? DEFAULT_RETRY_LIMIT),
+                }),
+              );
+              totals.done += 1;
               this.log.info(
                 {
                   job: def.name,
@@ -138,6 +146,7 @@ export class PgBossJobQueue implements JobQueue {
                 'job done',
               );
             } catch (err) {
+              totals.failed += 1;
               this.log.warn(
                 {
                   job: def.name,
@@ -167,6 +176,10 @@ export class PgBossJobQueue implements JobQueue {
       this.statsTimer = setInterval(() => void this.logCounts(), every * 1000);
       this.statsTimer.unref();
     }
+  }
+
+  runTotals(): JobRunTotals {
+    return this.totals;
   }
 
   /** Jobs per queue and state, straight from the job table (observability). */

@@ -26,9 +26,16 @@ export interface JobStats {
   failed: FailedJob[];
 }
 
+/** Attempts this process has run per job name, since it started (GET /metrics). */
+export type JobRunTotals = ReadonlyMap<string, { done: number; failed: number }>;
+
 export interface JobQueue {
   send<P extends object>(name: string, payload: P, opts?: SendOptions): Promise<void>;
   stats(): Promise<JobStats>;
+  /** Jobs per queue and state in the durable table (the queue depth), where there is one. */
+  counts?(): Promise<Record<string, Record<string, number>>>;
+  /** Attempts run by this process, by job name and outcome. */
+  runTotals?(): JobRunTotals;
 }
 
 /** Which attempt this is (1-based) and whether the queue will try again after a failure. */
