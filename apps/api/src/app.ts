@@ -62,7 +62,9 @@ export async function buildApp(root: Root, logger: FastifyBaseLogger): Promise<F
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: 1024 * 1024,
-    trustProxy: false,
+    // Off unless TRUST_PROXY names the proxy in front (deploy/nginx): then request.ip, which
+    // rate limits and the audit log use, is the client from X-Forwarded-For.
+    trustProxy: config.trustProxy,
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
     // E-mails of up to 320 characters travel in paths (SPEC.md §7: PUT /user/email/{email}).
