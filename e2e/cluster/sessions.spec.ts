@@ -26,7 +26,7 @@ describe('sessions across instances', () => {
     }
     expect(new Set(ids).size).toBe(1);
 
-    expect((await call(B, 'DELETE', `/auth/${token}`)).status).toBe(200);
+    expect((await call(B, 'DELETE', `/auth/${token}`)).status).toBe(204);
     for (const base of [A, B, API])
       expect((await call(base, 'GET', '/user', { token })).status).toBe(401);
   });
@@ -48,7 +48,9 @@ describe('sessions across instances', () => {
     const access = clusterFile('nginx/logs/bountyhunt.access.log');
     expect(access).toContain(`rid=${made}`);
     const ports = new Set([...access.matchAll(/upstream=127\.0\.0\.1:(\d+)/g)].map((m) => m[1]));
-    expect(ports).toEqual(new Set([new URL(A).port, new URL(B).port]));
+    // (The third upstream of the log, if any, is the bucket behind /media/.)
+    expect(ports).toContain(new URL(A).port);
+    expect(ports).toContain(new URL(B).port);
     // The instance that answered logged the request under nginx's id.
     const logged = [...instanceLog(1), ...instanceLog(2)].filter((l) => l.reqId === rid);
     expect(logged.length).toBeGreaterThan(0);
