@@ -85,9 +85,12 @@ function startChild(name, command, args, { env, logFile }) {
       await exit;
       clearTimeout(t);
     },
-    /** Last resort (process exit): no waiting. */
+    /**
+     * Last resort (this process is exiting): SIGTERM without waiting. Not SIGKILL: nginx's
+     * master and start.mjs pass SIGTERM on to their own children, SIGKILL would orphan them.
+     */
     kill() {
-      if (!exited) child.kill('SIGKILL');
+      if (!exited) child.kill('SIGTERM');
     },
   };
 }
@@ -116,8 +119,10 @@ export async function startCluster(opts = {}) {
   process.on('exit', killAll);
   async function stop() {
     // nginx first (no new requests), then the instances drain theirs, then the bucket.
-    for (const c of [...children].reverse())
-      await c.stop(c.name === 'nginx' ? 'SIGQUIT' : 'SIGTERM');
+    // (SIGTERM is nginx's fast shutdown: a graceful one would wait for open event streams.)
+    const nginx = children.filter((c) => c.name === 'nginx');
+    await Promise.all(nginx.map((c) => c.stop()));
+    await Promise.all(children.filter((c) => !nginx.includes(c)).map((c) => c.stop()));
     await s3?.close();
     s3 = null;
     process.off('exit', killAll);
@@ -240,7 +245,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     process.exit(1);
   });
   console.log(
-    `cluster: open ${cluster.front} (logs in ${path.relative(root, cluster.dir) || '.'}/logs and nginx/logs); Ctrl-C stops it`,
+    `cluster: open ${cluster.front} (logs in ${cluster.dir}/logs and nginx/logs); Ctrl-C stops it`,
   );
   let stopping = false;
   const shutdown = async () => {

@@ -57,7 +57,10 @@ async function cleanUp() {
 for (const sig of ['SIGINT', 'SIGTERM'])
   process.on(sig, () => {
     console.error(`e2e:cluster: ${sig}; stopping`);
-    void cleanUp().then(() => process.exit(1));
+    void cleanUp().then(() => {
+      console.log(`e2e:cluster: logs kept in ${dir}`);
+      process.exit(1);
+    });
   });
 
 try {
