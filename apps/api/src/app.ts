@@ -56,6 +56,13 @@ export function createLogger(config: Config, stream?: DestinationStream): Fastif
   ) as FastifyBaseLogger;
 }
 
+/** Fastify's trustProxy: a hop count as the function Fastify makes of one (its types lack it). */
+function trustProxyOption(
+  value: Config['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_address, hop) => hop < value : value;
+}
+
 /** `logger` must be the one the root was built with, so requests and services log alike. */
 export async function buildApp(root: Root, logger: FastifyBaseLogger): Promise<FastifyInstance> {
   const { config, database } = root;
@@ -64,7 +71,7 @@ export async function buildApp(root: Root, logger: FastifyBaseLogger): Promise<F
     bodyLimit: 1024 * 1024,
     // Off unless TRUST_PROXY names the proxy in front (deploy/nginx): then request.ip, which
     // rate limits and the audit log use, is the client from X-Forwarded-For.
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
     // E-mails of up to 320 characters travel in paths (SPEC.md §7: PUT /user/email/{email}).

@@ -158,6 +158,20 @@ describe('behind a reverse proxy (TRUST_PROXY)', () => {
       await app.close();
     }
   });
+
+  it('with a hop count, takes the address the proxy appended, not what the client sent', async () => {
+    const app = await createTestApp({
+      env: { RL_REGISTER_IP: '1/3600', RATE_LIMIT_ALLOW: '', TRUST_PROXY: '1' },
+    });
+    try {
+      expect((await register(app.app, '203.0.113.5')).statusCode).toBe(200);
+      // A proxy that appends: the client's own first entry is not believed.
+      expect((await register(app.app, '10.9.9.9, 203.0.113.5')).statusCode).toBe(429);
+      expect((await register(app.app, '203.0.113.6')).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
 });
 
 describe('secrets stay out of the logs', () => {
