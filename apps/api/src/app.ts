@@ -60,13 +60,22 @@ export function createLogger(config: Config, stream?: DestinationStream): Fastif
   ) as FastifyBaseLogger;
 }
 
+/** Fastify's trustProxy: a hop count as the function Fastify makes of one (its types lack it). */
+function trustProxyOption(
+  value: Config['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_address, hop) => hop < value : value;
+}
+
 /** `logger` must be the one the root was built with, so requests and services log alike. */
 export async function buildApp(root: Root, logger: FastifyBaseLogger): Promise<FastifyInstance> {
   const { config, database } = root;
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: 1024 * 1024,
-    trustProxy: false,
+    // Off unless TRUST_PROXY names the proxy in front (deploy/nginx): then request.ip, which
+    // rate limits and the audit log use, is the client from X-Forwarded-For.
+    trustProxy: trustProxyOption(config.trustProxy),
     // A proxy's or client's x-request-id is kept when it is plain (nginx: $request_id).
     requestIdHeader: false,
     genReqId: (req) => {

@@ -33,6 +33,25 @@ const envSchema = z.object({
   MEDIA_URL: optionalUrl(['http://', 'https://', '/']),
   REDIS_URL: optionalUrl(['redis://', 'rediss://']),
   RATE_LIMIT_ALLOW: z.string().default(''),
+  /**
+   * Behind a reverse proxy (deploy/nginx): which peers may name the client in
+   * X-Forwarded-For. Empty or "false": none (the socket address is the client); "true": any;
+   * a number: that many proxy hops; else comma-separated IPs/CIDRs of the proxies.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .default('')
+    .refine(
+      (v) =>
+        v === '' ||
+        /^(true|false|\d+)$/.test(v) ||
+        v
+          .split(',')
+          .map((a) => a.trim())
+          .every((a) => /^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(a) && a.length > 0),
+      'must be empty, true, false, a hop count, or comma-separated IPs/CIDRs',
+    ),
   ENCRYPTION_KEY: z
     .string()
     .optional()
@@ -143,6 +162,8 @@ export interface Config extends RawEnv {
     RateRule
   >;
   rateLimitAllow: string[];
+  /** Fastify's trustProxy, from TRUST_PROXY. */
+  trustProxy: boolean | number | string[];
 }
 
 export class ConfigError extends Error {}
@@ -154,6 +175,16 @@ function parseRule(name: string, value: string): RateRule {
       `Invalid configuration: ${name} must look like "count/seconds", got "${value}"`,
     );
   return { limit: Number(m[1]), windowMs: Number(m[2]) * 1000 };
+}
+
+function parseTrustProxy(value: string): boolean | number | string[] {
+  if (value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -184,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       reportUser: parseRule('RL_REPORT_USER', raw.RL_REPORT_USER),
       messageUser: parseRule('RL_MESSAGE_USER', raw.RL_MESSAGE_USER),
     },
+    trustProxy: parseTrustProxy(raw.TRUST_PROXY),
     rateLimitAllow: raw.RATE_LIMIT_ALLOW.split(',')
       .map((s) => s.trim())
       .filter(Boolean),

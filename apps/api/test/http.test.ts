@@ -121,6 +121,59 @@ describe('HTTP conventions of CONTRACT.md', () => {
   });
 });
 
+describe('behind a reverse proxy (TRUST_PROXY)', () => {
+  const register = (app: TestApp['app'], forwardedFor?: string, remoteAddress = '127.0.0.1') =>
+    app.inject({
+      method: 'POST',
+      url: '/user',
+      remoteAddress,
+      headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
+      payload: { email: uniqueEmail(), password: PASSWORD, hunter: false },
+    });
+
+  it('ignores X-Forwarded-For by default: a client cannot pick its rate-limit IP', async () => {
+    // `t` allows 3 registrations per IP and trusts no proxy: a new forwarded address each time
+    // still counts against 127.0.0.1.
+    const codes = [];
+    for (let i = 0; i < 4; i++) codes.push((await register(t.app, `203.0.113.${i}`)).statusCode);
+    expect(codes).toContain(429);
+  });
+
+  it('counts per forwarded client when the proxy is trusted, and only from that proxy', async () => {
+    const app = await createTestApp({
+      env: { RL_REGISTER_IP: '2/3600', RATE_LIMIT_ALLOW: '', TRUST_PROXY: '127.0.0.1' },
+    });
+    try {
+      const codes = [];
+      for (let i = 0; i < 3; i++) codes.push((await register(app.app, '203.0.113.5')).statusCode);
+      expect(codes).toEqual([200, 200, 429]);
+      // Another client behind the same proxy has its own budget.
+      expect((await register(app.app, '198.51.100.7')).statusCode).toBe(200);
+      // A peer that is not the trusted proxy is the client itself, whatever it forwards.
+      const peer = [];
+      for (const f of ['198.51.100.8', '198.51.100.9', '198.51.100.10'])
+        peer.push((await register(app.app, f, '192.0.2.10')).statusCode);
+      expect(peer).toEqual([200, 200, 429]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('with a hop count, takes the address the proxy appended, not what the client sent', async () => {
+    const app = await createTestApp({
+      env: { RL_REGISTER_IP: '1/3600', RATE_LIMIT_ALLOW: '', TRUST_PROXY: '1' },
+    });
+    try {
+      expect((await register(app.app, '203.0.113.5')).statusCode).toBe(200);
+      // A proxy that appends: the client's own first entry is not believed.
+      expect((await register(app.app, '10.9.9.9, 203.0.113.5')).statusCode).toBe(429);
+      expect((await register(app.app, '203.0.113.6')).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('secrets stay out of the logs', () => {
   it('logs no password, token or e-mail path segment of a run that used them', async () => {
     const app = await createTestApp({ env: { LOG_LEVEL: 'trace' } });
@@ -168,6 +221,7 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ ENCRYPTION_KEY: 'short' })).toThrow(/ENCRYPTION_KEY/);
     expect(() => loadConfig({ RL_LOGIN_IP: 'ten' })).toThrow(/RL_LOGIN_IP/);
+    expect(() => loadConfig({ TRUST_PROXY: 'nginx' })).toThrow(/TRUST_PROXY/);
   });
 
   it('fills the embedded defaults of CONTRACT.md', () => {
@@ -178,6 +232,12 @@ describe('configuration', () => {
     expect(c.PUBLIC_WEB_URL).toBe('http://localhost:3000');
     expect(c.MAIL_FROM).toBe('BountyHunt <no-reply@localhost>');
     expect(c.rateLimits.loginEmail).toEqual({ limit: 10, windowMs: 900_000 });
+    expect(c.trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8' }).trustProxy).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+    ]);
   });
 
   it('message check: login message is SPEC.md wording', () => {

@@ -126,9 +126,24 @@ export function preparedQuery<R>(
   };
 }
 
+/** The pg_advisory_lock key (any constant) held while migrating: one instance at a time. */
+export const MIGRATION_LOCK = 0x62686d69677221n;
+
 export async function runMigrations(handle: DatabaseHandle): Promise<void> {
   if (handle.kind === 'postgres') {
-    await migratePg(handle.db as never, { migrationsFolder: MIGRATIONS_DIR });
+    // Several instances starting at once on one database (a new release, `npm run cluster`):
+    // the first migrates, the others wait on the lock and then find nothing left to do.
+    // The lock has a connection of its own, outside the pool (which may be a single one).
+    const lock = new pg.Client({
+      connectionString: (handle.pool!.options as { connectionString?: string }).connectionString,
+    });
+    await lock.connect();
+    try {
+      await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK.toString()]);
+      await migratePg(handle.db as never, { migrationsFolder: MIGRATIONS_DIR });
+    } finally {
+      await lock.end();
+    }
   } else {
     await migratePglite(handle.db as never, { migrationsFolder: MIGRATIONS_DIR });
   }
