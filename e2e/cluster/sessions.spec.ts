@@ -55,4 +55,15 @@ describe('sessions across instances', () => {
     const logged = [...instanceLog(1), ...instanceLog(2)].filter((l) => l.reqId === rid);
     expect(logged.length).toBeGreaterThan(0);
   });
+
+  it('each instance answers health and metrics on its own address; nginx keeps /metrics private', async () => {
+    for (const base of [A, B]) {
+      expect((await call(base, 'GET', '/health/ready')).status).toBe(200);
+      const metrics = await fetch(`${base}/metrics`);
+      expect(metrics.status).toBe(200);
+      expect(await metrics.text()).toContain('bountyhunt_http_requests_total');
+    }
+    expect((await call(API, 'GET', '/health/live')).status).toBe(200);
+    expect((await fetch(`${API}/metrics`)).status).toBe(404);
+  });
 });
