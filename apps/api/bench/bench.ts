@@ -33,6 +33,7 @@ import { generateData } from './generate';
 import { rawConnection, type RawDb } from './raw-db';
 import { liveMarkdown, runLive, type LiveResult } from './live-bench';
 import { benchServerEnv } from './server-env';
+import { parseDuration, runSoak, soakMarkdown, type SoakResult } from './soak';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const apiDir = path.resolve(here, '..');
@@ -60,6 +61,9 @@ const { values: args } = parseArgs({
     streams: { type: 'string' },
     'live-messages': { type: 'string' },
     'live-rate': { type: 'string' },
+    soak: { type: 'string' },
+    'soak-scale': { type: 'string' },
+    'soak-port': { type: 'string' },
   },
 });
 
@@ -716,6 +720,50 @@ const machine = {
   node: process.version,
   loadAvgAtStart: os.loadavg().map((l) => Math.round(l * 100) / 100),
 };
+
+/**
+ * The soak (issue 20): two API instances on PostgreSQL + Redis + S3 under a steady mixed load
+ * for the given time. `--soak 30m` runs only it; `--smoke` ends with a 15-second one.
+ */
+async function runSoakScenario(durationMs: number, small: boolean): Promise<SoakResult> {
+  return runSoak({
+    durationMs,
+    basePort: num(args['soak-port'], 5760),
+    pgAdminUrl: PG_ADMIN,
+    redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    scale: num(args['soak-scale'], 1),
+    small,
+    keep: args.keep,
+    rootDir,
+    log,
+  });
+}
+
+if (args.soak) {
+  const result = await runSoakScenario(parseDuration(args.soak), smoke);
+  const md = soakMarkdown(result, {
+    startedAt,
+    machine: { ...machine, loadAvgAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100) },
+  });
+  console.log(`\n${md}`);
+  const stamp = startedAt.replace(/[:.]/g, '-');
+  const report = { startedAt, machine, options: { soak: args.soak, smoke }, soak: result };
+  if (smoke) {
+    const file = path.join(os.tmpdir(), `bh-soak-smoke-${stamp}.json`);
+    fs.writeFileSync(file, JSON.stringify(report, null, 2));
+    log(`smoke results in ${file}`);
+  } else {
+    fs.mkdirSync(resultsDir, { recursive: true });
+    fs.writeFileSync(path.join(resultsDir, `soak-${stamp}.json`), JSON.stringify(report, null, 2));
+    fs.writeFileSync(path.join(resultsDir, `soak-${stamp}.md`), `${md}\n`);
+    log(`results in bench/results/soak-${stamp}.{json,md}`);
+  }
+  log(
+    `soak: ${result.verdict.pass ? 'PASS' : 'FAIL'} (errors ${result.verdict.errors}, RSS growth ${result.verdict.growth})`,
+  );
+  process.exit(result.verdict.pass ? 0 : 1);
+}
+
 const runs: DbResult[] = [];
 if (!args['live-only']) for (const kind of opts.dbs) runs.push(await runDb(kind));
 
