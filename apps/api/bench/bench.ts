@@ -64,6 +64,7 @@ const { values: args } = parseArgs({
     soak: { type: 'string' },
     'soak-scale': { type: 'string' },
     'soak-port': { type: 'string' },
+    'no-soak': { type: 'boolean', default: false },
   },
 });
 
@@ -731,7 +732,7 @@ async function runSoakScenario(durationMs: number, small: boolean): Promise<Soak
     basePort: num(args['soak-port'], 5760),
     pgAdminUrl: PG_ADMIN,
     redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
-    scale: num(args['soak-scale'], 1),
+    scale: num(args['soak-scale'], small ? 0.5 : 1),
     small,
     keep: args.keep,
     rootDir,
@@ -792,12 +793,18 @@ async function runLiveScenario(): Promise<LiveResult | { error: string }> {
   }
 }
 const live = args['no-live'] || !opts.dbs.includes('postgres') ? null : await runLiveScenario();
+// The smoke ends with a 10-second soak: two instances, every scenario, no error, no loss.
+const soak =
+  !smoke || args['no-soak'] || !opts.dbs.includes('postgres')
+    ? null
+    : await runSoakScenario(10_000, true).catch((err: Error) => ({ error: err.message }));
 const report = {
   startedAt,
   machine: { ...machine, loadAvgAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100) },
   options: { ...opts, smoke },
   runs,
   live,
+  soak,
 };
 const md = [
   runs.length ? markdown(report) : '',
@@ -805,6 +812,11 @@ const md = [
     ? liveMarkdown(live)
     : live
       ? `Live scenario failed: ${live.error}`
+      : '',
+  soak && !('error' in soak)
+    ? soakMarkdown(soak, { startedAt, machine: report.machine })
+    : soak
+      ? `Soak failed: ${soak.error}`
       : '',
 ]
   .filter(Boolean)
@@ -841,6 +853,11 @@ const broken = runs.flatMap((r) =>
     ])
     .concat(r.error ? [`${r.db}: ${r.error}`] : []),
 );
+if (soak && 'error' in soak) broken.push(`soak: ${soak.error}`);
+else if (soak && !soak.verdict.pass)
+  broken.push(
+    `soak: ${soak.totals.errors} HTTP errors, ${soak.messages.lost} messages lost, ${soak.streams.dropped} streams dropped, ${soak.totals.shed} shed, votes ${soak.voteCheck?.exact ? 'exact' : 'NOT exact'}`,
+  );
 if (live && 'error' in live) broken.push(`live: ${live.error}`);
 else if (live && (live.lost > 0 || live.errors > 0 || live.opened < live.streams))
   broken.push(

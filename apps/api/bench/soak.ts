@@ -105,6 +105,13 @@ export interface MinuteFigures {
   endpoints: EndpointFigures[];
 }
 
+export interface TimelineFigures {
+  t: number;
+  requests: [number, number];
+  p99: [number, number];
+  clientLagMaxMs: number;
+}
+
 export interface InstanceMemory {
   name: 'A' | 'B';
   port: number;
@@ -130,6 +137,10 @@ export interface SoakResult {
   endpoints: EndpointFigures[];
   minutes: MinuteFigures[];
   totals: { requests: number; errors: number; shed: number };
+  /** Every 10 s of the run: requests started, p99 per instance, the load client's own lag. */
+  timeline: TimelineFigures[];
+  /** How late the load client's 20 ms timer fired (its own CPU starvation), p99 and max. */
+  clientLagMs: { p99: number; max: number };
   messages: {
     sent: number;
     delivered: number;
@@ -471,15 +482,17 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         },
       );
       procs.push(p);
-      // One after the other: the first applies the migrations (already there) and installs pg-boss.
-      await waitFor(`http://127.0.0.1:${port}/health`, p, `API ${'AB'[i]}`);
       instances.push(Object.assign(p, { base: `http://127.0.0.1:${port}`, port }));
     }
+    // Both start at once, as replicas of a deployment do (one database, one pg-boss schema).
+    await Promise.all(instances.map((p, i) => waitFor(`${p.base}/health`, p, `API ${'AB'[i]}`)));
     log(`soak: API A on ${ports[0]}, B on ${ports[1]}, S3 on ${s3Port}, Redis ${o.redisUrl}`);
 
     // ---- statistics -----------------------------------------------------------------------
     const total = new Map<string, Tally>();
     const minutes: Map<string, Tally>[] = [];
+    const buckets: { lat: [number[], number[]]; lagMax: number }[] = [];
+    const lags: number[] = [];
     const errorSamples: string[] = [];
     let shed = 0;
     let t0 = performance.now();
@@ -495,6 +508,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       const ok = typeof status === 'number' && status >= 200 && status < 400;
       const m = minuteOf(startedAt);
       minutes[m] ??= new Map();
+      const b = (buckets[Math.floor((startedAt - t0) / 10_000)] ??= { lat: [[], []], lagMax: 0 });
+      b.lat[inst === 0 ? 0 : 1].push(ms);
       for (const map of [total, minutes[m]!]) {
         let t = map.get(endpoint);
         if (!t) map.set(endpoint, (t = newTally()));
@@ -890,8 +905,15 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     const MAX_INFLIGHT = 500;
     await new Promise<void>((resolve) => {
       const sampler = setInterval(sample, 10_000);
+      let lastTick = performance.now();
       const tick = setInterval(() => {
-        const elapsed = performance.now() - t0;
+        const now = performance.now();
+        const elapsed = now - t0;
+        const lag = Math.max(0, now - lastTick - 20);
+        lastTick = now;
+        lags.push(lag);
+        const b = (buckets[Math.floor(elapsed / 10_000)] ??= { lat: [[], []], lagMax: 0 });
+        b.lagMax = Math.max(b.lagMax, lag);
         if (elapsed >= o.durationMs) {
           clearInterval(tick);
           clearInterval(sampler);
@@ -1049,6 +1071,19 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       endpoints,
       minutes: minuteFigures,
       totals: { requests, errors: httpErrors, shed },
+      timeline: Array.from(buckets, (b, i) => {
+        const [a, bb] = (b?.lat ?? [[], []]).map((l) => l.sort((x, y) => x - y));
+        return {
+          t: i * 10,
+          requests: [a!.length, bb!.length],
+          p99: [r1(percentile(a!, 99)), r1(percentile(bb!, 99))],
+          clientLagMaxMs: r1(b?.lagMax ?? 0),
+        };
+      }),
+      clientLagMs: (() => {
+        const sorted = lags.sort((x, y) => x - y);
+        return { p99: r1(percentile(sorted, 99)), max: r1(sorted.at(-1) ?? 0) };
+      })(),
       messages: {
         sent: messageNo,
         delivered: deliveries.length,
@@ -1143,6 +1178,17 @@ export function soakMarkdown(
         `(claim ${r.voteCheck.claimMismatches}, member ${r.voteCheck.memberMismatches}, ledger ${r.voteCheck.ledgerMismatches}, ` +
         `earnings ${r.voteCheck.earningsMismatches} mismatches; ${r.voteCheck.ledgerUnbalancedTransactions} unbalanced money transactions).`,
     );
+  const slow = [...r.timeline]
+    .sort((x, y) => Math.max(...y.p99) - Math.max(...x.p99))
+    .slice(0, 3)
+    .filter((x) => Math.max(...x.p99) > 0);
+  lines.push(
+    '',
+    `The load client (one Node process) fired its 20 ms timer late by p99 ${r.clientLagMs.p99} ms, at most ${r.clientLagMs.max} ms. ` +
+      `Slowest 10 s windows (p99 A / B, client lag): ${slow
+        .map((x) => `${x.t}–${x.t + 10} s: ${x.p99[0]} / ${x.p99[1]} ms, ${x.clientLagMaxMs} ms`)
+        .join('; ')}.`,
+  );
   lines.push('');
   lines.push('## Memory (VmRSS every 10 s)', '');
   lines.push(
