@@ -813,13 +813,12 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       {
         name: 'POST /conversations/{id}/messages',
         rate: 4,
-        run: async (inst) => {
-          const k = messageNo++;
+        run: async (inst, k) => {
           // Half of them go through the instance that does not hold the recipient's stream.
           const i = (Math.floor(k / 2) * 7919) % data.receivers.length;
           const r = data.receivers[i]!;
           if (i % 2 !== inst) crossInstance += 1;
-          const text = `soak ${k}`;
+          const text = `soak ${messageNo++}`;
           sentAt.set(text, performance.now());
           const a = await call('POST /conversations/{id}/messages', inst, {
             method: 'POST',
@@ -902,6 +901,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     const inflight = new Set<Promise<unknown>>();
     const issued = scenarios.map(() => 0);
     let lastMinuteLogged = -1;
+    const exitNoted = [false, false];
     const MAX_INFLIGHT = 500;
     await new Promise<void>((resolve) => {
       const sampler = setInterval(sample, 10_000);
@@ -911,9 +911,6 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         const elapsed = now - t0;
         const lag = Math.max(0, now - lastTick - 20);
         lastTick = now;
-        lags.push(lag);
-        const b = (buckets[Math.floor(elapsed / 10_000)] ??= { lat: [[], []], lagMax: 0 });
-        b.lagMax = Math.max(b.lagMax, lag);
         if (elapsed >= o.durationMs) {
           clearInterval(tick);
           clearInterval(sampler);
@@ -921,6 +918,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
           resolve();
           return;
         }
+        lags.push(lag);
+        const b = (buckets[Math.floor(elapsed / 10_000)] ??= { lat: [[], []], lagMax: 0 });
+        b.lagMax = Math.max(b.lagMax, lag);
         for (const [s, sc] of scenarios.entries()) {
           const due = Math.floor((elapsed / 1000) * sc.rate * o.scale);
           while (issued[s]! < due) {
@@ -953,8 +953,11 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
           );
         }
         for (const [i, inst] of instances.entries())
-          if (inst.proc.exitCode !== null || inst.proc.signalCode !== null) {
-            if (errorSamples.length < 30) errorSamples.push(`API ${'AB'[i]} exited during the run`);
+          if (!exitNoted[i] && (inst.proc.exitCode !== null || inst.proc.signalCode !== null)) {
+            exitNoted[i] = true;
+            errorSamples.push(
+              `${(elapsed / 1000).toFixed(1)} s: API ${'AB'[i]} exited: ${inst.output.slice(-5).join(' | ')}`,
+            );
           }
       }, 20);
     });
