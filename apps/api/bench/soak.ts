@@ -101,8 +101,18 @@ export interface MinuteFigures {
   /** The slowest endpoint's p99 in that minute. */
   worstP99: { endpoint: string; p99: number };
   rssMb: [number, number];
+  /** CPU time each instance used in that minute, % of one core. */
+  cpuPct: [number, number];
   messagesDelivered: number;
   endpoints: EndpointFigures[];
+}
+
+export interface Sample {
+  t: number;
+  a: number;
+  b: number;
+  cpuA: number;
+  cpuB: number;
 }
 
 export interface TimelineFigures {
@@ -122,6 +132,8 @@ export interface InstanceMemory {
   firstMb: number;
   maxMb: number;
   growthPct: number;
+  /** CPU time used over the run, % of one core. */
+  cpuPct: number;
   /** Lines the instance logged at level error or fatal. */
   errorLogLines: number;
   exitedEarly: boolean;
@@ -136,7 +148,8 @@ export interface SoakResult {
   data: { claims: number; bounties: number; voters: number; hunters: number; voteClaims: number };
   endpoints: EndpointFigures[];
   minutes: MinuteFigures[];
-  totals: { requests: number; errors: number; shed: number };
+  /** `errors` are answers that are not 2xx/3xx; `warmupErrors` the same before the clock starts. */
+  totals: { requests: number; errors: number; shed: number; warmupErrors: number };
   /** Every 10 s of the run: requests started, p99 per instance, the load client's own lag. */
   timeline: TimelineFigures[];
   /** How late the load client's 20 ms timer fired (its own CPU starvation), p99 and max. */
@@ -150,7 +163,10 @@ export interface SoakResult {
   };
   streams: { members: number; watchers: number; dropped: number; tallyEvents: number };
   memory: InstanceMemory[];
-  rssSamples: { t: number; a: number; b: number }[];
+  /** Every 10 s: seconds since the start, RSS MB and CPU seconds used so far, per instance. */
+  rssSamples: Sample[];
+  /** The last lines each instance logged (LOG_LEVEL warn). */
+  logTails: [string[], string[]];
   voteCheck: VoteCheck | null;
   errorSamples: string[];
   verdict: {
@@ -244,6 +260,17 @@ async function waitFor(url: string, proc: Proc, what: string, timeoutMs = 120_00
       throw new Error(`${what} did not answer ${url}:\n${proc.output.join('\n')}`);
     }
     await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** CPU seconds (user + system) the process has used so far (utime, stime of stat(5)). */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
   }
 }
 
@@ -495,6 +522,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     const lags: number[] = [];
     const errorSamples: string[] = [];
     let shed = 0;
+    /** Off during the warm-up. */
+    let recording = false;
+    const warmupProblems: string[] = [];
     let t0 = performance.now();
     // A request chained after the end (a claim after its upload) counts in the last minute.
     const lastMinute = Math.ceil(o.durationMs / 60_000) - 1;
@@ -509,6 +539,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       detail?: string,
     ) => {
       const ok = typeof status === 'number' && status >= 200 && status < 400;
+      if (!recording) {
+        if (!ok) warmupProblems.push(`${endpoint} on ${'AB'[inst]}: ${status} ${detail ?? ''}`);
+        return;
+      }
       const m = minuteOf(startedAt);
       minutes[m] ??= new Map();
       const b = (buckets[Math.min(lastBucket, Math.floor((startedAt - t0) / 10_000))] ??= {
@@ -645,7 +679,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       });
 
     const onMessage = (data: { type: string; message?: { text: string } }) => {
-      if (data.type !== 'message' || !data.message) return;
+      if (data.type !== 'message' || !data.message || !recording) return;
       const at = sentAt.get(data.message.text);
       if (at === undefined) return;
       sentAt.delete(data.message.text);
@@ -890,18 +924,28 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     const offeredRate = scenarios.reduce((s, x) => s + x.rate * o.scale, 0);
 
     // ---- RSS sampling -----------------------------------------------------------------------
-    const rssSamples: { t: number; a: number; b: number }[] = [];
+    const rssSamples: Sample[] = [];
     const sample = () =>
       rssSamples.push({
         t: r1((performance.now() - t0) / 1000),
         a: r1(rssMb(instances[0]!.proc.pid!)),
         b: r1(rssMb(instances[1]!.proc.pid!)),
+        cpuA: cpuSeconds(instances[0]!.proc.pid!),
+        cpuB: cpuSeconds(instances[1]!.proc.pid!),
       });
+    const cpuPct = (from: Sample, to: Sample, key: 'cpuA' | 'cpuB') =>
+      to.t > from.t ? Math.round(((to[key] - from[key]) / (to.t - from.t)) * 100) : NaN;
 
     // ---- drive --------------------------------------------------------------------------------
     log(
       `soak: ${(o.durationMs / 1000).toFixed(0)} s of mixed load, about ${offeredRate.toFixed(1)} requests a second over both instances`,
     );
+    // Warm-up, not counted: each scenario once on each instance, one after the other, so the
+    // first minute measures the product rather than lazy imports and cold code.
+    for (const sc of scenarios) for (const inst of [0, 1]) await sc.run(inst, inst);
+    sentAt.clear();
+    if (warmupProblems.length) log(`soak: warm-up answers: ${warmupProblems.join('; ')}`);
+    recording = true;
     t0 = performance.now();
     sample();
     const inflight = new Set<Promise<unknown>>();
@@ -999,6 +1043,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         firstMb: rssSamples[0]![key],
         maxMb: Math.max(...rssSamples.map((s) => s[key])),
         growthPct: r1(((atEnd - atMark) / atMark) * 100),
+        cpuPct: cpuPct(rssSamples[0]!, rssSamples.at(-1)!, i === 0 ? 'cpuA' : 'cpuB'),
         errorLogLines: inst.errorLines,
         exitedEarly: inst.proc.exitCode !== null || inst.proc.signalCode !== null,
       };
@@ -1020,6 +1065,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         .sort((x, y) => x - y);
       const inMinute = rssSamples.filter((s) => s.t > m * 60 && s.t <= (m + 1) * 60 + 1);
       const lastRss = inMinute.at(-1) ?? rssSamples.at(-1)!;
+      const before = [...rssSamples].reverse().find((s) => s.t <= m * 60 + 1) ?? rssSamples[0]!;
       const worst = eps.reduce(
         (w, e) => (e.p99 > w.p99 ? e : w),
         eps[0] ?? figures('–', newTally()),
@@ -1032,6 +1078,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         p99: r1(percentile(lat, 99)),
         worstP99: { endpoint: worst.endpoint, p99: worst.p99 },
         rssMb: [lastRss.a, lastRss.b],
+        cpuPct: [cpuPct(before, lastRss, 'cpuA'), cpuPct(before, lastRss, 'cpuB')],
         messagesDelivered: deliveredPerMinute[m] ?? 0,
         endpoints: eps,
       };
@@ -1056,7 +1103,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       errorSamples.push(`vote recount failed: ${(err as Error).message}`);
     }
 
-    const errors = httpErrors + lost + dropped + shed + (exitedEarly ? 1 : 0);
+    errorSamples.unshift(...warmupProblems.map((w) => `warm-up: ${w}`));
+    const errors =
+      httpErrors + lost + dropped + shed + warmupProblems.length + (exitedEarly ? 1 : 0);
     const judged = durationS >= 300;
     const growthOk = memory.every((m) => m.growthPct < 10);
     const verdict = {
@@ -1079,7 +1128,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       },
       endpoints,
       minutes: minuteFigures,
-      totals: { requests, errors: httpErrors, shed },
+      totals: { requests, errors: httpErrors, shed, warmupErrors: warmupProblems.length },
       timeline: Array.from(buckets, (b, i) => {
         const [a, bb] = (b?.lat ?? [[], []]).map((l) => l.sort((x, y) => x - y));
         return {
@@ -1107,6 +1156,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       streams: { members: data.receivers.length, watchers, dropped, tallyEvents },
       memory,
       rssSamples,
+      logTails: [instances[0]!.output.slice(-50), instances[1]!.output.slice(-50)],
       voteCheck,
       errorSamples,
       verdict,
@@ -1148,7 +1198,7 @@ export function soakMarkdown(
   lines.push(
     `Machine: ${m.cpus} × ${m.cpuModel}, ${m.memGb} GB, Node ${m.node}, load average ${String(m.loadAvgAtStart)} at the start and ${String(m.loadAvgAtEnd)} at the end. ` +
       `Two API processes (API only, as \`npm start\` runs them) on one fresh PostgreSQL database, Redis (rate limits and the live bus), media in an s3rver bucket; ` +
-      `${fmtDuration(r.durationS)} of open-loop mixed load at about ${r.offeredRate} requests a second spread over both, ` +
+      `after a warm-up (each scenario once on each instance, not timed), ${fmtDuration(r.durationS)} of open-loop mixed load at about ${r.offeredRate} requests a second spread over both, ` +
       `${r.streams.members} members' event streams and ${r.streams.watchers} anonymous watchers open throughout. ` +
       `Data: ${r.data.claims.toLocaleString('en')} claims in ${r.data.bounties.toLocaleString('en')} bounties, ` +
       `${r.data.voters} voters, ${r.data.hunters} hunters signed in. Rate limits are counted but set far above the load (RL_* = 1,000,000 per window).`,
@@ -1156,9 +1206,10 @@ export function soakMarkdown(
   );
   lines.push('## Verdict', '');
   lines.push('| target | figure | met |', '|---|---|---|');
-  const errs = r.totals.errors + r.messages.lost + r.streams.dropped + r.totals.shed;
+  const errs =
+    r.totals.errors + r.totals.warmupErrors + r.messages.lost + r.streams.dropped + r.totals.shed;
   lines.push(
-    `| errors: 0 | ${errs} (${r.totals.errors} HTTP answers not 2xx/3xx, ${r.messages.lost} messages lost, ${r.streams.dropped} streams dropped, ${r.totals.shed} requests shed) of ${r.totals.requests.toLocaleString('en')} requests; vote totals ${r.voteCheck ? (r.voteCheck.exact ? 'equal a recount' : '**differ from a recount**') : 'not checked'} | ${r.verdict.errors} |`,
+    `| errors: 0 | ${errs} (${r.totals.errors} HTTP answers not 2xx/3xx, ${r.messages.lost} messages lost, ${r.streams.dropped} streams dropped, ${r.totals.shed} requests shed, ${r.totals.warmupErrors} in the warm-up) of ${r.totals.requests.toLocaleString('en')} requests; vote totals ${r.voteCheck ? (r.voteCheck.exact ? 'equal a recount' : '**differ from a recount**') : 'not checked'} | ${r.verdict.errors} |`,
   );
   for (const mem of r.memory)
     lines.push(
@@ -1201,22 +1252,22 @@ export function soakMarkdown(
   lines.push('');
   lines.push('## Memory (VmRSS every 10 s)', '');
   lines.push(
-    `| instance | first sample | at ${fmtDuration(Math.round(r.markS))} (mean of ${r.windowS} s) | at the end (mean of ${r.windowS} s) | max | growth | error log lines |`,
-    '|---|---:|---:|---:|---:|---:|---:|',
+    `| instance | first sample | at ${fmtDuration(Math.round(r.markS))} (mean of ${r.windowS} s) | at the end (mean of ${r.windowS} s) | max | growth | CPU (% of a core) | error log lines |`,
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
   );
   for (const mem of r.memory)
     lines.push(
-      `| API ${mem.name} (port ${mem.port}) | ${mem.firstMb} MB | ${mem.atMarkMb} MB | ${mem.atEndMb} MB | ${mem.maxMb} MB | ${mem.growthPct} % | ${mem.errorLogLines} |`,
+      `| API ${mem.name} (port ${mem.port}) | ${mem.firstMb} MB | ${mem.atMarkMb} MB | ${mem.atEndMb} MB | ${mem.maxMb} MB | ${mem.growthPct} % | ${mem.cpuPct} % | ${mem.errorLogLines} |`,
     );
   lines.push('');
   lines.push('## Per minute', '');
   lines.push(
-    '| minute | requests | errors | p50 ms | p99 ms | slowest p99 | messages delivered | RSS A MB | RSS B MB |',
-    '|---:|---:|---:|---:|---:|---|---:|---:|---:|',
+    '| minute | requests | errors | p50 ms | p99 ms | slowest p99 | messages delivered | RSS A MB | RSS B MB | CPU A % | CPU B % |',
+    '|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|',
   );
   for (const x of r.minutes)
     lines.push(
-      `| ${x.minute} | ${x.requests} | ${x.errors} | ${x.p50} | ${x.p99} | ${x.worstP99.endpoint} ${x.worstP99.p99} ms | ${x.messagesDelivered} | ${x.rssMb[0]} | ${x.rssMb[1]} |`,
+      `| ${x.minute} | ${x.requests} | ${x.errors} | ${x.p50} | ${x.p99} | ${x.worstP99.endpoint} ${x.worstP99.p99} ms | ${x.messagesDelivered} | ${x.rssMb[0]} | ${x.rssMb[1]} | ${x.cpuPct[0]} | ${x.cpuPct[1]} |`,
     );
   if (r.errorSamples.length) {
     lines.push('', '## First errors', '');
