@@ -858,7 +858,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
           const i = (Math.floor(k / 2) * 7919) % data.receivers.length;
           const r = data.receivers[i]!;
           if (i % 2 !== inst) crossInstance += 1;
-          const text = `soak ${messageNo++}`;
+          const text = `${recording ? 'soak' : 'warm-up'} ${messageNo++}`;
           sentAt.set(text, performance.now());
           const a = await call('POST /conversations/{id}/messages', inst, {
             method: 'POST',
@@ -944,6 +944,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     // first minute measures the product rather than lazy imports and cold code.
     for (const sc of scenarios) for (const inst of [0, 1]) await sc.run(inst, inst);
     sentAt.clear();
+    messageNo = 0;
     if (warmupProblems.length) log(`soak: warm-up answers: ${warmupProblems.join('; ')}`);
     recording = true;
     t0 = performance.now();
