@@ -482,6 +482,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     await waitFor(`http://127.0.0.1:${s3Port}/`, s3, 's3rver');
 
     const instances: (Proc & { base: string; port: number })[] = [];
+    // One key for both, as a deployment's instances share it (each would make its own otherwise).
+    const encryptionKey = crypto.randomBytes(32).toString('base64');
     for (const [i, port] of ports.entries()) {
       const dataDir = path.join(tmp, `api-${i}`);
       fs.mkdirSync(dataDir, { recursive: true });
@@ -492,6 +494,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
           cwd: o.rootDir,
           env: {
             ...benchServerEnv({ port, databaseUrl: dbUrl, dataDir }),
+            ENCRYPTION_KEY: encryptionKey,
             REDIS_URL: o.redisUrl,
             LIVE_BUS: 'auto',
             S3_BUCKET: bucket,
@@ -1157,7 +1160,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       streams: { members: data.receivers.length, watchers, dropped, tallyEvents },
       memory,
       rssSamples,
-      logTails: [instances[0]!.output.slice(-50), instances[1]!.output.slice(-50)],
+      logTails: [0, 1].map((i) =>
+        instances[i]!.output.slice(-50).map((l) => l.replaceAll(tmp, '<run dir>')),
+      ) as [string[], string[]],
       voteCheck,
       errorSamples,
       verdict,
