@@ -1,7 +1,8 @@
 /**
  * `npm run bench [-- --smoke] [--db postgres,pglite] [--duration S] [--connections N]
  *   [--small-bounties N] [--large-bounties N] [--claims-per-bounty K] [--members M]
- *   [--no-large] [--pglite-large] [--keep]`
+ *   [--no-large] [--pglite-large] [--keep] [--no-soak]`
+ * `npm run bench -- --soak 30m [--soak-scale F] [--soak-port N]`: only the soak (soak.ts).
  *
  * For each database (PostgreSQL on 127.0.0.1:5432, then PGlite): a fresh database with
  * generated data, then the product (apps/api/src/server.ts, API only) and the floor
