@@ -1,7 +1,8 @@
 /**
  * `npm run bench [-- --smoke] [--db postgres,pglite] [--duration S] [--connections N]
  *   [--small-bounties N] [--large-bounties N] [--claims-per-bounty K] [--members M]
- *   [--no-large] [--pglite-large] [--keep]`
+ *   [--no-large] [--pglite-large] [--keep] [--no-soak]`
+ * `npm run bench -- --soak 30m [--soak-scale F] [--soak-port N]`: only the soak (soak.ts).
  *
  * For each database (PostgreSQL on 127.0.0.1:5432, then PGlite): a fresh database with
  * generated data, then the product (apps/api/src/server.ts, API only) and the floor
@@ -33,6 +34,7 @@ import { generateData } from './generate';
 import { rawConnection, type RawDb } from './raw-db';
 import { liveMarkdown, runLive, type LiveResult } from './live-bench';
 import { benchServerEnv } from './server-env';
+import { parseDuration, runSoak, soakMarkdown, type SoakResult } from './soak';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const apiDir = path.resolve(here, '..');
@@ -60,6 +62,10 @@ const { values: args } = parseArgs({
     streams: { type: 'string' },
     'live-messages': { type: 'string' },
     'live-rate': { type: 'string' },
+    soak: { type: 'string' },
+    'soak-scale': { type: 'string' },
+    'soak-port': { type: 'string' },
+    'no-soak': { type: 'boolean', default: false },
   },
 });
 
@@ -716,6 +722,50 @@ const machine = {
   node: process.version,
   loadAvgAtStart: os.loadavg().map((l) => Math.round(l * 100) / 100),
 };
+
+/**
+ * The soak (issue 20): two API instances on PostgreSQL + Redis + S3 under a steady mixed load
+ * for the given time. `--soak 30m` runs only it; `--smoke` ends with a 15-second one.
+ */
+async function runSoakScenario(durationMs: number, small: boolean): Promise<SoakResult> {
+  return runSoak({
+    durationMs,
+    basePort: num(args['soak-port'], 5760),
+    pgAdminUrl: PG_ADMIN,
+    redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    scale: num(args['soak-scale'], small ? 0.5 : 1),
+    small,
+    keep: args.keep,
+    rootDir,
+    log,
+  });
+}
+
+if (args.soak) {
+  const result = await runSoakScenario(parseDuration(args.soak), smoke);
+  const md = soakMarkdown(result, {
+    startedAt,
+    machine: { ...machine, loadAvgAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100) },
+  });
+  console.log(`\n${md}`);
+  const stamp = startedAt.replace(/[:.]/g, '-');
+  const report = { startedAt, machine, options: { soak: args.soak, smoke }, soak: result };
+  if (smoke) {
+    const file = path.join(os.tmpdir(), `bh-soak-smoke-${stamp}.json`);
+    fs.writeFileSync(file, JSON.stringify(report, null, 2));
+    log(`smoke results in ${file}`);
+  } else {
+    fs.mkdirSync(resultsDir, { recursive: true });
+    fs.writeFileSync(path.join(resultsDir, `soak-${stamp}.json`), JSON.stringify(report, null, 2));
+    fs.writeFileSync(path.join(resultsDir, `soak-${stamp}.md`), `${md}\n`);
+    log(`results in bench/results/soak-${stamp}.{json,md}`);
+  }
+  log(
+    `soak: ${result.verdict.pass ? 'PASS' : 'FAIL'} (errors ${result.verdict.errors}, RSS growth ${result.verdict.growth})`,
+  );
+  process.exit(result.verdict.pass ? 0 : 1);
+}
+
 const runs: DbResult[] = [];
 if (!args['live-only']) for (const kind of opts.dbs) runs.push(await runDb(kind));
 
@@ -744,12 +794,18 @@ async function runLiveScenario(): Promise<LiveResult | { error: string }> {
   }
 }
 const live = args['no-live'] || !opts.dbs.includes('postgres') ? null : await runLiveScenario();
+// The smoke ends with a 10-second soak: two instances, every scenario, no error, no loss.
+const soak =
+  !smoke || args['no-soak'] || !opts.dbs.includes('postgres')
+    ? null
+    : await runSoakScenario(10_000, true).catch((err: Error) => ({ error: err.message }));
 const report = {
   startedAt,
   machine: { ...machine, loadAvgAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100) },
   options: { ...opts, smoke },
   runs,
   live,
+  soak,
 };
 const md = [
   runs.length ? markdown(report) : '',
@@ -757,6 +813,11 @@ const md = [
     ? liveMarkdown(live)
     : live
       ? `Live scenario failed: ${live.error}`
+      : '',
+  soak && !('error' in soak)
+    ? soakMarkdown(soak, { startedAt, machine: report.machine })
+    : soak
+      ? `Soak failed: ${soak.error}`
       : '',
 ]
   .filter(Boolean)
@@ -793,6 +854,11 @@ const broken = runs.flatMap((r) =>
     ])
     .concat(r.error ? [`${r.db}: ${r.error}`] : []),
 );
+if (soak && 'error' in soak) broken.push(`soak: ${soak.error}`);
+else if (soak && !soak.verdict.pass)
+  broken.push(
+    `soak: ${soak.totals.errors} HTTP errors, ${soak.messages.lost} messages lost, ${soak.streams.dropped} streams dropped, ${soak.totals.shed} shed, votes ${soak.voteCheck?.exact ? 'exact' : 'NOT exact'}`,
+  );
 if (live && 'error' in live) broken.push(`live: ${live.error}`);
 else if (live && (live.lost > 0 || live.errors > 0 || live.opened < live.streams))
   broken.push(
