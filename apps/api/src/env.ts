@@ -70,6 +70,16 @@ const envSchema = z.object({
   MAX_IMAGE_PIXELS: z.coerce.number().int().positive().default(100_000_000),
   /** Feed pages are built at most once per this many ms per instance (0: no cache). */
   FEED_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /**
+   * Stored media objects that no media row names are deleted once older than this (kill -9
+   * between writing files and recording the row); videos still processing after it get their
+   * job queued again. Longer than any upload takes.
+   */
+  MEDIA_SWEEP_GRACE_SECONDS: z.coerce.number().int().min(1).default(3600),
+  /** A running job whose instance stopped sending heartbeats this long ago is retried elsewhere. */
+  JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(3600).default(30),
+  /** How often pg-boss looks for such jobs (and expired ones). */
+  JOB_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   FFMPEG_PATH: z.string().default('ffmpeg'),
   FFPROBE_PATH: z.string().default('ffprobe'),
   /** Rate limits (CONTRACT.md "Rate limits"), each "count/seconds". */

@@ -111,3 +111,62 @@ export function isUnavailableAnswer(a: {
     retry >= 1
   );
 }
+
+/** S3 settings of an API instance on the harness's s3rver. */
+export function s3Env(endpoint: string, bucket: string): Record<string, string> {
+  return {
+    S3_BUCKET: bucket,
+    S3_ENDPOINT: endpoint,
+    AWS_ACCESS_KEY_ID: 'S3RVER',
+    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    MEDIA_URL: `${endpoint}/${bucket}/`,
+  };
+}
+
+const SUFFIXES = ['-f.webp', '-t.webp', '-p.mp4'];
+
+/** The media key an object belongs to (`private/`, `originals/` and suffixes stripped). */
+export function keyOfObject(name: string): string {
+  let base = name.replace(/^private\//, '').replace(/^originals\//, '');
+  for (const s of SUFFIXES) if (base.endsWith(s)) base = base.slice(0, -s.length);
+  return base;
+}
+
+/**
+ * What "nothing lost or half-written" means for media, as a list of problems (empty: fine):
+ * - an orphan object: a stored object whose media key has no row;
+ * - a half-written row: a ready image without its full, thumbnail and original; a ready video
+ *   without its preview, poster and original; a processing video without its original or
+ *   without a queued, retrying or running preview job (it would never finish).
+ */
+export async function mediaProblems(pg: PgCluster, objects: string[]): Promise<string[]> {
+  const rows = await pg.query<{ key: string; kind: string; status: string; visibility: string }>(
+    'select key, kind, status, visibility from media',
+  );
+  const have = new Set(objects);
+  const keys = new Set(rows.map((r) => r.key));
+  const problems: string[] = [];
+  for (const o of objects) {
+    if (!keys.has(keyOfObject(o))) problems.push(`orphan object ${o}`);
+  }
+  const jobs = await pg.query<{ key: string }>(
+    `select singleton_key as key from pgboss.job
+      where name = 'media.video-preview' and state in ('created', 'retry', 'active')`,
+  );
+  const queued = new Set(jobs.map((j) => j.key));
+  for (const r of rows) {
+    const pub = (name: string) => (r.visibility === 'private' ? `private/${name}` : name);
+    const need: string[] = [`private/originals/${r.key}`];
+    if (r.status === 'ready' && r.kind === 'image')
+      need.push(pub(`${r.key}-f.webp`), pub(`${r.key}-t.webp`));
+    if (r.status === 'ready' && r.kind === 'video') need.push(`${r.key}-p.mp4`, `${r.key}-t.webp`);
+    if (r.status !== 'failed') {
+      for (const n of need)
+        if (!have.has(n)) problems.push(`${r.status} ${r.kind} ${r.key} lacks ${n}`);
+    }
+    if (r.status === 'processing' && !queued.has(r.key)) {
+      problems.push(`processing video ${r.key} has no job that would finish it`);
+    }
+  }
+  return problems;
+}
