@@ -132,6 +132,12 @@ export type RawEnv = z.infer<typeof envSchema>;
 export interface RateRule {
   limit: number;
   windowMs: number;
+  /**
+   * While the shared counter (Redis) cannot be reached: `open` counts in this process instead
+   * (the limit holds per instance; the default), `closed` refuses with 503 and Retry-After.
+   * docs/decisions/0012-redis-outage.md says which limit does which, and why.
+   */
+  onOutage?: 'open' | 'closed';
 }
 
 export interface Config extends RawEnv {
@@ -155,13 +161,20 @@ export interface Config extends RawEnv {
 
 export class ConfigError extends Error {}
 
+/** Limits that refuse while Redis is down (the rest count per instance meanwhile). */
+const CLOSED_ON_OUTAGE = new Set(['RL_RESET_EMAIL', 'RL_RESET_IP']);
+
 function parseRule(name: string, value: string): RateRule {
   const m = /^(\d+)\/(\d+)$/.exec(value.trim());
   if (!m)
     throw new ConfigError(
       `Invalid configuration: ${name} must look like "count/seconds", got "${value}"`,
     );
-  return { limit: Number(m[1]), windowMs: Number(m[2]) * 1000 };
+  return {
+    limit: Number(m[1]),
+    windowMs: Number(m[2]) * 1000,
+    onOutage: CLOSED_ON_OUTAGE.has(name) ? 'closed' : 'open',
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
