@@ -520,7 +520,7 @@ export function childrenNamed(pid: number, comm: string): number[] {
 
 export interface Balancer {
   base: string;
-  /** Access log lines: `status upstream_addr uri`. */
+  /** Access log lines: `status|upstream_addr|uri` (upstream_addr lists each upstream tried). */
   accessLog(): string[];
 }
 
@@ -538,7 +538,7 @@ export async function startNginx(p: number, upstreams: number[]): Promise<Balanc
 error_log ${dir}/logs/error.log warn;
 events { worker_connections 256; }
 http {
-  log_format faults '$status $upstream_addr $request_uri';
+  log_format faults '$status|$upstream_addr|$request_uri';
   access_log ${dir}/logs/access.log faults;
   client_body_temp_path ${dir}/tmp/body;
   proxy_temp_path ${dir}/tmp/proxy;
