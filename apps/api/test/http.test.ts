@@ -177,7 +177,8 @@ describe('configuration', () => {
     expect(c.databaseUrl).toMatch(/^pglite:\/\/.*data\/db$/);
     expect(c.PUBLIC_WEB_URL).toBe('http://localhost:3000');
     expect(c.MAIL_FROM).toBe('BountyHunt <no-reply@localhost>');
-    expect(c.rateLimits.loginEmail).toEqual({ limit: 10, windowMs: 900_000 });
+    expect(c.rateLimits.loginEmail).toEqual({ limit: 10, windowMs: 900_000, onOutage: 'open' });
+    expect(c.rateLimits.resetEmail.onOutage).toBe('closed');
   });
 
   it('message check: login message is SPEC.md wording', () => {
