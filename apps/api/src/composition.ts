@@ -238,9 +238,27 @@ export async function createRateLimiter(
     return new RateLimiter(new MemoryRateStore(clock), config.rateLimitAllow);
   }
   const { Redis } = await import('ioredis');
-  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false });
-  redis.on('error', (err) => log.warn({ err: { message: err.message } }, 'redis error'));
-  return new RateLimiter(new RedisRateStore(redis), config.rateLimitAllow);
+  // While Redis is unreachable a command fails at once (no offline queue) or within a second;
+  // the limiter then applies each rule's outage choice (env.ts RateRule.onOutage).
+  const redis = new Redis(config.REDIS_URL, {
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    commandTimeout: 1000,
+    lazyConnect: false,
+  });
+  let down = false;
+  redis.on('error', (err) => {
+    if (!down) log.warn({ err: { message: err.message } }, 'redis error');
+    down = true;
+  });
+  redis.on('ready', () => {
+    if (down) log.info('redis: connected again; rate limits are shared again');
+    down = false;
+  });
+  return new RateLimiter(new RedisRateStore(redis), config.rateLimitAllow, {
+    fallback: new MemoryRateStore(clock),
+    warn: (message) => log.warn(message),
+  });
 }
 
 /**

@@ -91,6 +91,16 @@ const envSchema = z.object({
   MAX_IMAGE_PIXELS: z.coerce.number().int().positive().default(100_000_000),
   /** Feed pages are built at most once per this many ms per instance (0: no cache). */
   FEED_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /**
+   * Stored media objects that no media row names are deleted once older than this (kill -9
+   * between writing files and recording the row); videos still processing after it get their
+   * job queued again. Longer than any upload takes.
+   */
+  MEDIA_SWEEP_GRACE_SECONDS: z.coerce.number().int().min(1).default(3600),
+  /** A running job whose instance stopped sending heartbeats this long ago is retried elsewhere. */
+  JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(3600).default(30),
+  /** How often pg-boss looks for such jobs (and expired ones). */
+  JOB_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   FFMPEG_PATH: z.string().default('ffmpeg'),
   FFPROBE_PATH: z.string().default('ffprobe'),
   /** Rate limits (CONTRACT.md "Rate limits"), each "count/seconds". */
@@ -143,6 +153,12 @@ export type RawEnv = z.infer<typeof envSchema>;
 export interface RateRule {
   limit: number;
   windowMs: number;
+  /**
+   * While the shared counter (Redis) cannot be reached: `open` counts in this process instead
+   * (the limit holds per instance; the default), `closed` refuses with 503 and Retry-After.
+   * docs/decisions/0013-redis-outage.md says which limit does which, and why.
+   */
+  onOutage?: 'open' | 'closed';
 }
 
 export interface Config extends RawEnv {
@@ -168,13 +184,20 @@ export interface Config extends RawEnv {
 
 export class ConfigError extends Error {}
 
+/** Limits that refuse while Redis is down (the rest count per instance meanwhile). */
+const CLOSED_ON_OUTAGE = new Set(['RL_RESET_EMAIL', 'RL_RESET_IP']);
+
 function parseRule(name: string, value: string): RateRule {
   const m = /^(\d+)\/(\d+)$/.exec(value.trim());
   if (!m)
     throw new ConfigError(
       `Invalid configuration: ${name} must look like "count/seconds", got "${value}"`,
     );
-  return { limit: Number(m[1]), windowMs: Number(m[2]) * 1000 };
+  return {
+    limit: Number(m[1]),
+    windowMs: Number(m[2]) * 1000,
+    onOutage: CLOSED_ON_OUTAGE.has(name) ? 'closed' : 'open',
+  };
 }
 
 function parseTrustProxy(value: string): boolean | number | string[] {

@@ -29,8 +29,16 @@ export const paymentRequired = (message: string, code = 'PAYMENT_REQUIRED') =>
 export const payloadTooLarge = (message: string) => new AppError(413, 'PAYLOAD_TOO_LARGE', message);
 export const unsupportedMedia = (message: string) =>
   new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', message);
-export const unavailable = (message: string, code = 'UNAVAILABLE') =>
-  new AppError(503, code, message);
+/** How long a client should wait before trying again after a 503 (a backing service is down). */
+export const RETRY_AFTER_UNAVAILABLE_S = 5;
+/** 503; with `retryAfterSeconds` when the cause is passing (a service down), not lasting. */
+export const unavailable = (message: string, code = 'UNAVAILABLE', retryAfterSeconds?: number) =>
+  new AppError(
+    503,
+    code,
+    message,
+    retryAfterSeconds ? { 'retry-after': String(Math.ceil(retryAfterSeconds)) } : {},
+  );
 export const tooManyRequests = (retryAfterSeconds: number) =>
   new AppError(429, 'TOO_MANY_REQUESTS', API_MSG.tooManyRequests, {
     'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),

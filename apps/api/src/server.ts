@@ -25,7 +25,10 @@ log.info({ database: database.kind }, 'database ready');
 const rateLimiter = await createRateLimiter(config, log);
 
 // Durable jobs in the same database (pg-boss): schema installed before anything can send.
-const jobs = new PgBossJobQueue(database, log);
+const jobs = new PgBossJobQueue(database, log, {
+  heartbeatSeconds: config.JOB_HEARTBEAT_SECONDS,
+  superviseIntervalSeconds: config.JOB_SUPERVISE_SECONDS,
+});
 await jobs.start();
 // Demo data on a brand-new embedded database (CONTRACT.md SEED_DEMO), before anyone can ask.
 if (shouldSeedAtStart(config, database.kind, brandNew)) {
@@ -41,6 +44,10 @@ const web = process.env.API_ONLY === '1' ? undefined : await buildWebServer(conf
 await app.listen({ port: config.API_PORT, host: config.HOST });
 // Workers and cron schedules of every feature (jobs/registry.ts).
 await jobs.work(root.jobDefinitions);
+// Upload spools and job folders a killed predecessor left in this DATA_DIR.
+void root.services.media
+  .cleanTmp()
+  .catch((err: Error) => log.warn({ err: { message: err.message } }, 'tmp cleanup failed'));
 if (web) await web.listen({ port: config.WEB_PORT, host: config.HOST });
 log.info(
   {

@@ -231,7 +231,8 @@ describe('configuration', () => {
     expect(c.databaseUrl).toMatch(/^pglite:\/\/.*data\/db$/);
     expect(c.PUBLIC_WEB_URL).toBe('http://localhost:3000');
     expect(c.MAIL_FROM).toBe('BountyHunt <no-reply@localhost>');
-    expect(c.rateLimits.loginEmail).toEqual({ limit: 10, windowMs: 900_000 });
+    expect(c.rateLimits.loginEmail).toEqual({ limit: 10, windowMs: 900_000, onOutage: 'open' });
+    expect(c.rateLimits.resetEmail.onOutage).toBe('closed');
     expect(c.trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
     expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8' }).trustProxy).toEqual([

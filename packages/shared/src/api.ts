@@ -20,6 +20,7 @@ export const API_MSG = {
   systemError: 'A system error occurred...',
   unknownError: 'UNKNOWN_ERROR',
   tooManyRequests: 'Too many requests. Please wait a moment and try again.',
+  unavailable: 'The service is briefly unavailable. Please try again in a few seconds.',
   unauthorized: 'Please sign in to continue.',
   forbidden: 'Your account cannot do this.',
   notFound: 'Not found.',

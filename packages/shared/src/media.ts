@@ -50,4 +50,6 @@ export const MEDIA_MSG = {
   mediaFailed: 'This media could not be processed. Please upload another file.',
   mediaNotImage: 'Please choose an image.',
   processing: 'Processing…',
+  storageUnavailable:
+    'Uploads are briefly unavailable because file storage cannot be reached. Please try again in a minute.',
 } as const;

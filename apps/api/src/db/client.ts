@@ -51,7 +51,15 @@ export async function createDatabase(
   opts: CreateDatabaseOptions = {},
 ): Promise<DatabaseHandle> {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
-    const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: opts.poolSize ?? 10,
+      // While PostgreSQL is down or restarting, a request waits at most this long for a
+      // connection, then answers 503 (plugins/error-handler) instead of hanging.
+      connectionTimeoutMillis: 3000,
+      // Dead peers (a lost database host) are noticed by the kernel, not by a request.
+      keepAlive: true,
+    });
     // An idle client's error (server restart) must not crash the process.
     pool.on('error', () => undefined);
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;

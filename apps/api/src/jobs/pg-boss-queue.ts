@@ -165,6 +165,9 @@ export class PgBossJobQueue implements JobQueue {
         await this.boss.schedule(def.name, def.schedule, {}, { tz: 'UTC' });
       }
     }
+    for (const def of definitions) {
+      if (def.runAtStart) await this.send(def.name, {}, { singletonKey: 'start' });
+    }
     // Schedules removed from the code must stop firing.
     const wanted = new Set(definitions.filter((d) => d.schedule).map((d) => d.name));
     for (const s of await this.boss.getSchedules()) {

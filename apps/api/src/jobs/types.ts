@@ -61,6 +61,11 @@ export interface JobDefinition<P extends object = object> {
   expireInSeconds?: number;
   /** Jobs this instance runs at once. Default 1. */
   concurrency?: number;
+  /**
+   * Also queued once when an instance starts (a scheduled job's catch-up: the media sweeper
+   * cleans what a killed instance left behind without waiting for its schedule).
+   */
+  runAtStart?: boolean;
 }
 
 /** A definition whose payload type is known, stored with the others. */

@@ -75,3 +75,31 @@ describe.runIf(redisUrl)('Redis rate limiter (TEST_REDIS_URL): shared by API ins
     expect(ttl).toBeLessThanOrEqual(400);
   });
 });
+
+describe('rate limiter while its shared store is down (docs/decisions/0013-redis-outage.md)', () => {
+  const down: MemoryRateStore & object = Object.assign(new MemoryRateStore(new ManualClock()), {
+    incr: () => Promise.reject(new Error("Stream isn't writeable")),
+    peek: () => Promise.reject(new Error("Stream isn't writeable")),
+    reset: () => Promise.reject(new Error("Stream isn't writeable")),
+  });
+
+  it('an open rule counts in this process instead, a closed one answers 503 with Retry-After', async () => {
+    const warnings: string[] = [];
+    const rl = new RateLimiter(down, [], {
+      fallback: new MemoryRateStore(new ManualClock()),
+      warn: (m) => warnings.push(m),
+    });
+    for (let i = 0; i < 3; i++) await rl.consume('ip', 'open', rule);
+    await expect(rl.consume('ip', 'open', rule)).rejects.toMatchObject({ status: 429 });
+    await expect(rl.reset('open')).resolves.toBeUndefined();
+    await expect(rl.consume('ip', 'open', rule)).resolves.toBeUndefined();
+    await expect(rl.consume('ip', 'closed', { ...rule, onOutage: 'closed' })).rejects.toMatchObject(
+      { status: 503, code: 'UNAVAILABLE', headers: { 'retry-after': '5' } },
+    );
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('without outage handling (one process, in-memory store) a store error is an error', async () => {
+    await expect(new RateLimiter(down).consume('ip', 'k', rule)).rejects.toThrow(/writeable/);
+  });
+});

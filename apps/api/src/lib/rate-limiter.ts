@@ -4,8 +4,9 @@
  */
 import net from 'node:net';
 import type { Redis } from 'ioredis';
+import { API_MSG } from '@bountyhunt/shared/api';
 import type { RateRule } from '../env';
-import { tooManyRequests } from '../errors';
+import { RETRY_AFTER_UNAVAILABLE_S, tooManyRequests, unavailable } from '../errors';
 import type { Clock } from './clock';
 
 export interface RateState {
@@ -114,14 +115,47 @@ export function parseAllowList(entries: string[]): net.BlockList {
   return list;
 }
 
-/** What routes call: throws 429 with Retry-After when a limit is passed. */
+export interface OutageHandling {
+  /** Counts in this process while the shared store fails (rules with onOutage 'open'). */
+  fallback: RateStore;
+  /** Told once per outage (and again every minute while it lasts). */
+  warn(message: string): void;
+}
+
+/**
+ * What routes call: throws 429 with Retry-After when a limit is passed. With `outage` (the
+ * shared Redis store), a failing store does not fail the request: each rule says whether to
+ * count in this process meanwhile (`open`) or to answer 503 with Retry-After (`closed`).
+ */
 export class RateLimiter {
   private readonly allow: net.BlockList;
+  private warnedAt = 0;
   constructor(
     readonly store: RateStore,
     allow: string[] = [],
+    private readonly outage?: OutageHandling,
   ) {
     this.allow = parseAllowList(allow);
+  }
+
+  private async state(op: 'incr' | 'peek', key: string, rule: RateRule): Promise<RateState> {
+    try {
+      return op === 'incr' ? await this.store.incr(key, rule.windowMs) : await this.store.peek(key);
+    } catch (err) {
+      if (!this.outage) throw err;
+      const now = Date.now();
+      if (now - this.warnedAt > 60_000) {
+        this.warnedAt = now;
+        this.outage.warn(
+          `rate limits: shared store unavailable (${(err as Error).message}); open limits count per instance, closed ones answer 503`,
+        );
+      }
+      if (rule.onOutage === 'closed') {
+        throw unavailable(API_MSG.unavailable, 'UNAVAILABLE', RETRY_AFTER_UNAVAILABLE_S);
+      }
+      const local = this.outage.fallback;
+      return op === 'incr' ? local.incr(key, rule.windowMs) : local.peek(key);
+    }
   }
 
   isExempt(ip: string | undefined): boolean {
@@ -134,28 +168,32 @@ export class RateLimiter {
   /** Counts this request; 429 once the count passes the rule's limit. */
   async consume(ip: string | undefined, key: string, rule: RateRule): Promise<void> {
     if (this.isExempt(ip)) return;
-    const state = await this.store.incr(key, rule.windowMs);
+    const state = await this.state('incr', key, rule);
     if (state.count > rule.limit) throw tooManyRequests(state.retryAfterMs / 1000);
   }
 
   /** 429 when the key already reached the limit (used for failure-only counters). */
   async check(ip: string | undefined, key: string, rule: RateRule): Promise<void> {
     if (this.isExempt(ip)) return;
-    const state = await this.store.peek(key);
+    const state = await this.state('peek', key, rule);
     if (state.count >= rule.limit) throw tooManyRequests(state.retryAfterMs / 1000);
   }
 
   /** Counts a failure without throwing. */
   async record(ip: string | undefined, key: string, rule: RateRule): Promise<void> {
     if (this.isExempt(ip)) return;
-    await this.store.incr(key, rule.windowMs);
+    await this.state('incr', key, rule);
   }
 
-  reset(key: string): Promise<void> {
-    return this.store.reset(key);
+  async reset(key: string): Promise<void> {
+    if (!this.outage) return this.store.reset(key);
+    await this.outage.fallback.reset(key);
+    // A reset that cannot reach the store is not worth failing the request for.
+    await this.store.reset(key).catch(() => undefined);
   }
 
-  close(): Promise<void> {
-    return this.store.close();
+  async close(): Promise<void> {
+    await this.outage?.fallback.close();
+    await this.store.close();
   }
 }

@@ -4,7 +4,9 @@ import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
 } from 'fastify-type-provider-zod';
-import { AppError } from '../errors';
+import { API_MSG } from '@bountyhunt/shared/api';
+import { isConnectionError } from '../db/errors';
+import { AppError, RETRY_AFTER_UNAVAILABLE_S } from '../errors';
 import { sanitizeErrorMessage } from './logging';
 
 const STATUS_CODES: Record<number, string> = {
@@ -60,6 +62,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
       const extra = (err as { headers?: Record<string, string> }).headers;
       if (extra) reply.headers(extra);
       return reply.code(status).send({ message, code });
+    }
+    if (isConnectionError(err)) {
+      // The database is restarting or unreachable: say so at once, and when to come back.
+      request.log.warn(
+        { err: { message: sanitizeErrorMessage(err.message) } },
+        'database unavailable',
+      );
+      reply.header('retry-after', String(RETRY_AFTER_UNAVAILABLE_S));
+      return reply.code(503).send({ message: API_MSG.unavailable, code: 'UNAVAILABLE' });
     }
     const safe = new Error(sanitizeErrorMessage(err.message));
     safe.name = err.name;

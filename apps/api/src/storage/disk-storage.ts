@@ -5,7 +5,14 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { assertObjectName, type MediaStorage, type PutOptions, type Visibility } from './storage';
+import {
+  assertObjectName,
+  OBJECT_NAME,
+  type MediaStorage,
+  type PutOptions,
+  type StoredObject,
+  type Visibility,
+} from './storage';
 
 export class DiskStorage implements MediaStorage {
   readonly kind = 'disk' as const;
@@ -85,6 +92,28 @@ export class DiskStorage implements MediaStorage {
 
   async delete(keys: string[], visibility: Visibility): Promise<void> {
     await Promise.all(keys.map((k) => fsp.rm(this.pathOf(k, visibility), { force: true })));
+  }
+
+  async *list(visibility: Visibility): AsyncIterable<StoredObject> {
+    const root = visibility === 'public' ? this.publicDir : this.privateDir;
+    const walk = async function* (dir: string, prefix: string): AsyncIterable<StoredObject> {
+      let entries: fs.Dirent[];
+      try {
+        entries = await fsp.readdir(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const e of entries) {
+        const name = `${prefix}${e.name}`;
+        if (e.isDirectory()) yield* walk(path.join(dir, e.name), `${name}/`);
+        else if (e.isFile() && OBJECT_NAME.test(name)) {
+          // Dotfiles (writes in progress) never match OBJECT_NAME.
+          const st = await fsp.stat(path.join(dir, e.name)).catch(() => null);
+          if (st) yield { key: name, modified: st.mtime };
+        }
+      }
+    };
+    yield* walk(root, '');
   }
 
   async close(): Promise<void> {}

@@ -10,11 +10,18 @@ import {
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { assertObjectName, type MediaStorage, type PutOptions, type Visibility } from './storage';
+import {
+  assertObjectName,
+  type MediaStorage,
+  type PutOptions,
+  type StoredObject,
+  type Visibility,
+} from './storage';
 
 export interface S3StorageOptions {
   bucket: string;
@@ -39,6 +46,8 @@ export class S3Storage implements MediaStorage {
       region: opts.region,
       // SPEC.md §9: three attempts; the SDK corrects clock skew by itself.
       maxAttempts: 3,
+      // An unreachable server fails the upload in seconds (503), never holds it for minutes.
+      requestHandler: { connectionTimeout: 3000, requestTimeout: 60_000 },
     };
     if (opts.endpoint) {
       config.endpoint = opts.endpoint;
@@ -119,6 +128,29 @@ export class S3Storage implements MediaStorage {
         Delete: { Objects: keys.map((k) => ({ Key: this.objectKey(k, visibility) })), Quiet: true },
       }),
     );
+  }
+
+  async *list(visibility: Visibility): AsyncIterable<StoredObject> {
+    let token: string | undefined;
+    do {
+      const res = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.bucket,
+          ContinuationToken: token,
+          ...(visibility === 'private' ? { Prefix: 'private/' } : {}),
+        }),
+      );
+      for (const o of res.Contents ?? []) {
+        if (!o.Key) continue;
+        const isPrivate = o.Key.startsWith('private/');
+        if (isPrivate !== (visibility === 'private')) continue;
+        yield {
+          key: isPrivate ? o.Key.slice('private/'.length) : o.Key,
+          modified: o.LastModified ?? new Date(),
+        };
+      }
+      token = res.IsTruncated ? res.NextContinuationToken : undefined;
+    } while (token);
   }
 
   async close(): Promise<void> {

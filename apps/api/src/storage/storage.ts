@@ -14,6 +14,11 @@ export interface PutOptions {
   cacheControl?: string;
 }
 
+export interface StoredObject {
+  key: string;
+  modified: Date;
+}
+
 export interface MediaStorage {
   readonly kind: 'disk' | 's3';
   /** Writes a whole object; readers never see a partial file. */
@@ -27,6 +32,11 @@ export interface MediaStorage {
   exists(key: string, visibility: Visibility): Promise<boolean>;
   /** Deletes objects; missing ones are ignored. */
   delete(keys: string[], visibility: Visibility): Promise<void>;
+  /**
+   * Every object of one visibility with when it was written (the media sweeper finds objects
+   * no media row names). Object names as put; in-progress writes are not listed.
+   */
+  list(visibility: Visibility): AsyncIterable<StoredObject>;
   close(): Promise<void>;
 }
 

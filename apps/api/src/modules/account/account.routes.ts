@@ -114,7 +114,13 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['account'],
         summary: 'Mail a password reset link; 404 unknown e-mail; 204 sent',
         params: z.object({ email: z.string() }),
-        response: { 204: z.null(), 400: errorAnswer, 404: errorAnswer, 429: errorAnswer },
+        response: {
+          204: z.null(),
+          400: errorAnswer,
+          404: errorAnswer,
+          429: errorAnswer,
+          503: errorAnswer,
+        },
       },
     },
     async (request, reply) => {

@@ -223,7 +223,13 @@ export async function createEventBus(
   if (kind === 'redis') {
     if (!opts.redisUrl) throw new Error('LIVE_BUS=redis needs REDIS_URL');
     const { Redis } = await import('ioredis');
-    const pub = new Redis(opts.redisUrl, { maxRetriesPerRequest: 2 });
+    // Publishing fails at once while Redis is down (the event is stored; streams catch up from
+    // live_events when the subscriber is back: onGap). The subscriber reconnects by itself.
+    const pub = new Redis(opts.redisUrl, {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      commandTimeout: 1000,
+    });
     const sub = new Redis(opts.redisUrl);
     for (const c of [pub, sub])
       c.on('error', (err: Error) =>

@@ -1,5 +1,5 @@
 import { defineJob, type JobDefinition } from '../../jobs/types';
-import { VIDEO_PREVIEW_JOB, type MediaService } from './media.service';
+import { SWEEP_JOB, VIDEO_PREVIEW_JOB, type MediaService } from './media.service';
 
 /** Background jobs of the media feature (collected by the composition root). */
 export function mediaJobs(media: MediaService): JobDefinition[] {
@@ -14,6 +14,17 @@ export function mediaJobs(media: MediaService): JobDefinition[] {
       retryDelaySeconds: 10,
       retryBackoff: true,
       expireInSeconds: 20 * 60,
+    }),
+    defineJob({
+      name: SWEEP_JOB,
+      handler: async () => {
+        await media.sweep();
+        await media.cleanTmp();
+      },
+      schedule: '41 * * * *',
+      // What a killed instance left is cleaned when it (or another) starts again.
+      runAtStart: true,
+      retryLimit: 2,
     }),
   ];
 }

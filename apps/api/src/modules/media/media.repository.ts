@@ -1,5 +1,5 @@
 /** The only code that touches the media table. */
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray, lt } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { media } from '../../db/schema/media';
 
@@ -26,4 +26,22 @@ export async function updateMedia(
 
 export async function deleteMediaRow(db: DbOrTx, key: string): Promise<void> {
   await db.delete(media).where(eq(media.key, key));
+}
+
+/** Which of these keys have a row (the sweeper's question about stored objects). */
+export async function existingKeys(db: DbOrTx, keys: string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db.select({ key: media.key }).from(media).where(inArray(media.key, keys));
+  return new Set(rows.map((r) => r.key));
+}
+
+/** Videos still `processing` that were uploaded before `before`. */
+export async function processingVideosBefore(db: DbOrTx, before: Date): Promise<string[]> {
+  const rows = await db
+    .select({ key: media.key })
+    .from(media)
+    .where(
+      and(eq(media.kind, 'video'), eq(media.status, 'processing'), lt(media.createdAt, before)),
+    );
+  return rows.map((r) => r.key);
 }

@@ -27,10 +27,10 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { MEDIA_MSG, type MediaStatusAnswer } from '@bountyhunt/shared/media';
-import { MEDIA_SUFFIX, type MediaVariant } from '@bountyhunt/shared/media-keys';
+import { MEDIA_KEY, MEDIA_SUFFIX, type MediaVariant } from '@bountyhunt/shared/media-keys';
 import type { ServiceContext } from '../../context';
 import type { Config } from '../../env';
-import { AppError, unavailable } from '../../errors';
+import { AppError, RETRY_AFTER_UNAVAILABLE_S, unavailable } from '../../errors';
 import { mediaBaseUrl } from '../../storage/create-storage';
 import { IMMUTABLE_CACHE, type MediaStorage, type Visibility } from '../../storage/storage';
 import {
@@ -52,13 +52,35 @@ import {
 } from './media.processor';
 import {
   deleteMediaRow,
+  existingKeys,
   findMedia,
   insertMedia,
+  processingVideosBefore,
   updateMedia,
   type MediaRow,
 } from './media.repository';
 
 export const VIDEO_PREVIEW_JOB = 'media.video-preview';
+export const SWEEP_JOB = 'media.sweep';
+
+/** A stored object's media key: `originals/{key}`, `{key}-f.webp`, `{key}-t.webp`, `{key}-p.mp4`. */
+export function mediaKeyOfObject(name: string): string | null {
+  let base = name.startsWith('originals/') ? name.slice('originals/'.length) : name;
+  for (const suffix of Object.values(MEDIA_SUFFIX)) {
+    if (base.endsWith(suffix)) {
+      base = base.slice(0, -suffix.length);
+      break;
+    }
+  }
+  return MEDIA_KEY.test(base) ? base : null;
+}
+
+export interface SweepResult {
+  /** Objects deleted because no media row names them. */
+  deleted: number;
+  /** Videos whose preview job was queued again. */
+  requeued: number;
+}
 
 export type MediaRecord = MediaRow;
 
@@ -139,6 +161,24 @@ export function statusAnswer(row: MediaRecord): MediaStatusAnswer {
   };
 }
 
+/** The bucket (or disk) could not take the files: 503, the client may try again shortly. */
+function storageUnavailable(ctx: ServiceContext, err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  ctx.log.warn({ err: { message: (err as Error).message } }, 'media storage unreachable');
+  return unavailable(
+    MEDIA_MSG.storageUnavailable,
+    'STORAGE_UNAVAILABLE',
+    RETRY_AFTER_UNAVAILABLE_S,
+  );
+}
+
+/** Runs storage writes side by side and waits for all of them, so none is left in flight. */
+async function allWritten(ctx: ServiceContext, writes: Promise<void>[]): Promise<void> {
+  const results = await Promise.allSettled(writes);
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) throw storageUnavailable(ctx, failed.reason);
+}
+
 async function removeObjects(
   storage: MediaStorage,
   objs: { key: string; visibility: Visibility }[],
@@ -189,7 +229,9 @@ export class MediaService {
           cacheControl: IMMUTABLE_CACHE,
         });
       };
-      await Promise.all([
+      // Files first, then the row: a row never names a missing file. If this process dies in
+      // between, the files have no row and the sweeper (sweep()) deletes them later.
+      await allWritten(ctx, [
         put(`${key}${MEDIA_SUFFIX.full}`, out.full, visibility),
         put(`${key}${MEDIA_SUFFIX.thumb}`, out.thumb, visibility),
         (async () => {
@@ -244,11 +286,10 @@ export class MediaService {
       } catch (err) {
         inputError(err, 'video');
       }
-      await rt.storage.putFile(originalName(key), file, {
-        contentType: mime,
-        visibility: 'private',
-      });
       stored = true;
+      await allWritten(ctx, [
+        rt.storage.putFile(originalName(key), file, { contentType: mime, visibility: 'private' }),
+      ]);
       const row = await insertMedia(ctx.db, {
         key,
         ownerId: opts.ownerId,
@@ -353,8 +394,62 @@ export class MediaService {
     if (!row) return;
     const { storage } = this.rt;
     const derived = Object.values(MEDIA_SUFFIX).map((s) => `${key}${s}`);
+    // The row first: files without a row are swept later, a row without its files never is.
+    await deleteMediaRow(this.ctx.db, key);
     await storage.delete(derived, row.visibility as Visibility);
     await storage.delete([originalName(key)], 'private');
-    await deleteMediaRow(this.ctx.db, key);
+  }
+
+  /**
+   * The `media.sweep` job (hourly and at every start): deletes stored media objects that no
+   * media row names and that are older than MEDIA_SWEEP_GRACE_SECONDS (an instance killed
+   * between writing an upload's files and recording its row), and queues the preview job again
+   * for videos still processing after the grace period (killed between recording the row and
+   * queueing the job; a job already queued or running for the key makes this a no-op).
+   */
+  async sweep(): Promise<SweepResult> {
+    const { ctx, rt } = this;
+    const cutoff = new Date(
+      ctx.clock.now().getTime() - ctx.config.MEDIA_SWEEP_GRACE_SECONDS * 1000,
+    );
+    let deleted = 0;
+    for (const visibility of ['public', 'private'] as const) {
+      let batch: { name: string; key: string }[] = [];
+      const flush = async () => {
+        const known = await existingKeys(ctx.db, [...new Set(batch.map((b) => b.key))]);
+        const orphans = batch.filter((b) => !known.has(b.key)).map((b) => b.name);
+        batch = [];
+        if (orphans.length === 0) return;
+        await rt.storage.delete(orphans, visibility);
+        deleted += orphans.length;
+        ctx.log.warn(
+          { visibility, objects: orphans.slice(0, 20), count: orphans.length },
+          'media sweep: deleted objects no media row names',
+        );
+      };
+      for await (const obj of rt.storage.list(visibility)) {
+        if (obj.modified >= cutoff) continue;
+        const key = mediaKeyOfObject(obj.key);
+        if (!key) continue; // not a media file: never ours to delete
+        batch.push({ name: obj.key, key });
+        if (batch.length >= 500) await flush();
+      }
+      await flush();
+    }
+    const stuck = await processingVideosBefore(ctx.db, cutoff);
+    for (const key of stuck) await ctx.jobs.send(VIDEO_PREVIEW_JOB, { key }, { singletonKey: key });
+    return { deleted, requeued: stuck.length };
+  }
+
+  /** Spool files and job folders older than the grace period (left by a killed process). */
+  async cleanTmp(): Promise<void> {
+    const { ctx, rt } = this;
+    const cutoff = ctx.clock.now().getTime() - ctx.config.MEDIA_SWEEP_GRACE_SECONDS * 1000;
+    const entries = await fsp.readdir(rt.tmpDir).catch(() => [] as string[]);
+    for (const name of entries) {
+      const p = path.join(rt.tmpDir, name);
+      const st = await fsp.stat(p).catch(() => null);
+      if (st && st.mtimeMs < cutoff) await fsp.rm(p, { recursive: true, force: true });
+    }
   }
 }
