@@ -7,6 +7,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp, createLogger } from '../../app';
 import { createEventBusFor, createRoot } from '../../composition';
+import { createEventBus, redisChannelFor } from './live.bus';
 import { createDatabase, type DatabaseHandle } from '../../db/client';
 import { MemoryJobQueue } from '../../jobs/memory-queue';
 import { activeMember, postBounty, postClaim, type Session } from '../../../test/factories';
@@ -159,3 +160,31 @@ for (const bus of ['postgres', 'redis'] as const) {
     },
   );
 }
+
+describe.runIf(redisUrl)('two deployments sharing one Redis', () => {
+  it('never wake each other: the channel names the database, not its password', async () => {
+    const log = createLogger(testConfig(), new Writable({ write: (_c, _e, cb) => cb() }));
+    const load = async () => [];
+    const bus = (databaseUrl: string) =>
+      createEventBus({ choice: 'redis', redisUrl, databaseUrl, load }, log);
+    const one = await bus('postgres://app:first@db.internal:5432/shop');
+    const sameDb = await bus('postgres://app:rotated@db.internal:5432/shop');
+    const other = await bus('postgres://app:first@db.internal:5432/shop_staging');
+    try {
+      const heard = { sameDb: 0, other: 0 };
+      sameDb.listen((events) => (heard.sameDb += events.length));
+      other.listen((events) => (heard.other += events.length));
+      const event = { id: 1, userId: 7, topic: null, type: 'message', data: {} };
+      await one.publish([event as never]);
+      const until = Date.now() + 5_000;
+      while (heard.sameDb === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(heard).toEqual({ sameDb: 1, other: 0 });
+      expect(redisChannelFor('postgres://a:b@h:5432/x')).toBe(
+        redisChannelFor('postgres://c:d@h:5432/x'),
+      );
+    } finally {
+      await Promise.all([one.close(), sameDb.close(), other.close()]);
+    }
+  });
+});

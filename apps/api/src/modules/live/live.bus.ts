@@ -4,6 +4,7 @@
  * backends behind one interface: in process (the embedded default: one process), PostgreSQL
  * LISTEN/NOTIFY (several instances on one database) and Redis pub/sub (`REDIS_URL`).
  */
+import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { Redis } from 'ioredis';
@@ -37,6 +38,23 @@ export interface EventBus {
 }
 
 const CHANNEL = 'bh_live';
+
+/**
+ * Redis pub/sub channels are global to a Redis server (not per database index), so the channel
+ * names the deployment's database: two deployments sharing one Redis never wake each other
+ * with event ids from another database. The password never takes part.
+ */
+export function redisChannelFor(databaseUrl: string): string {
+  let identity = databaseUrl;
+  try {
+    const u = new URL(databaseUrl);
+    identity = `${u.protocol}//${u.hostname}:${u.port}${u.pathname}`;
+  } catch {
+    // not a URL: the whole string names it
+  }
+  const digest = crypto.createHash('sha256').update(identity).digest('hex').slice(0, 16);
+  return `${CHANNEL}:${digest}`;
+}
 /** PostgreSQL's NOTIFY payload limit is 8,000 bytes; bigger batches travel as ids. */
 const MAX_PAYLOAD = 7000;
 
@@ -235,7 +253,7 @@ export async function createEventBus(
       c.on('error', (err: Error) =>
         log.warn({ err: { message: err.message } }, 'live: redis error'),
       );
-    const bus = new RedisBus(pub, sub, opts.load, log);
+    const bus = new RedisBus(pub, sub, opts.load, log, redisChannelFor(opts.databaseUrl));
     await bus.start();
     return bus;
   }
