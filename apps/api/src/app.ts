@@ -36,6 +36,7 @@ import messagesRoutes from './modules/messages/messages.routes';
 import notificationsRoutes from './modules/notifications/notifications.routes';
 import { registerCompression } from './plugins/compress';
 import { registerErrorHandler } from './plugins/error-handler';
+import { registerInputTextCheck } from './plugins/input-text';
 import { REDACT_PATHS, requestSerializers } from './plugins/logging';
 
 declare module 'fastify' {
@@ -79,6 +80,7 @@ export async function buildApp(root: Root, logger: FastifyBaseLogger): Promise<F
   });
 
   registerErrorHandler(app);
+  registerInputTextCheck(app);
   registerCompression(app);
   await app.register(helmet, {
     // The API answers JSON; only the docs page renders HTML.
