@@ -25,7 +25,8 @@ export async function drainUnreadBody(
   limits: { maxBytes?: number; maxMs?: number } = {},
 ): Promise<void> {
   const raw = request.raw;
-  if (raw.complete || raw.destroyed) return;
+  // `complete`: Node's parser saw the whole message; `readableEnded`: the body was read out.
+  if (raw.complete || raw.readableEnded || raw.destroyed) return;
   const maxBytes = limits.maxBytes ?? DRAIN_MAX_BYTES;
   const maxMs = limits.maxMs ?? DRAIN_MAX_MS;
   const declared = Number(raw.headers['content-length']);
@@ -52,7 +53,7 @@ export async function drainUnreadBody(
       raw.resume();
     });
   }
-  if (!raw.complete) {
+  if (!raw.complete && !raw.readableEnded) {
     request.log.warn('unwanted request body too large to read: answering and closing');
     reply.header('connection', 'close');
     raw.resume();
