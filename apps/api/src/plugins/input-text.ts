@@ -14,8 +14,10 @@ export function containsNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return false;
   if (Array.isArray(value)) return value.some((v) => containsNul(v, depth + 1));
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return false; // streams, buffers
+  // Raw upload bodies (streams) and bytes are not text.
+  if (ArrayBuffer.isView(value) || typeof (value as { pipe?: unknown }).pipe === 'function') {
+    return false;
+  }
   for (const [k, v] of Object.entries(value)) {
     if (k.includes('\u0000') || containsNul(v, depth + 1)) return true;
   }
