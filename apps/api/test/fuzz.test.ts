@@ -442,7 +442,12 @@ describe('oversized bodies get a 413 an ordinary client can read', () => {
   );
   const errorShape = { message: expect.any(String), code: 'PAYLOAD_TOO_LARGE' };
 
+  // Fresh sessions: the fuzzing above may have ended or suspended its callers' sessions.
+  const fresh: Record<string, Record<string, string>> = {};
+
   beforeAll(async () => {
+    fresh.member = (await signUp(t.app)).auth;
+    fresh.hunter = (await signUp(t.app, { hunter: true })).auth;
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     port = (t.app.server.address() as net.AddressInfo).port;
   });
@@ -468,7 +473,7 @@ describe('oversized bodies get a 413 an ordinary client can read', () => {
       const raw = await sendThenRead(
         port,
         path,
-        { 'content-type': 'application/json', ...auth.member },
+        { 'content-type': 'application/json', ...fresh.member },
         json20mb,
       );
       expect(raw, path).toEqual({
@@ -485,7 +490,7 @@ describe('oversized bodies get a 413 an ordinary client can read', () => {
       Buffer.from('89504e470d0a1a0a', 'hex'),
       Buffer.alloc(26 * 1024 * 1024, 7),
     ]);
-    const headers = { 'content-type': 'image/png', ...auth.hunter };
+    const headers = { 'content-type': 'image/png', ...fresh.hunter };
     const res = await fetch(`http://127.0.0.1:${port}/media/image`, {
       method: 'POST',
       headers,
