@@ -38,6 +38,7 @@ import { registerCompression } from './plugins/compress';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerObservability } from './plugins/observability';
 import { BOUND_REQ_ID, contextFields, REQUEST_ID_PATTERN, runContext } from './lib/request-context';
+import { registerInputTextCheck } from './plugins/input-text';
 import { REDACT_PATHS, requestSerializers } from './plugins/logging';
 
 declare module 'fastify' {
@@ -105,6 +106,7 @@ export async function buildApp(root: Root, logger: FastifyBaseLogger): Promise<F
   });
 
   registerErrorHandler(app);
+  registerInputTextCheck(app);
   registerCompression(app);
   await app.register(helmet, {
     // The API answers JSON; only the docs page renders HTML.

@@ -45,6 +45,21 @@ describe('HTTP conventions of CONTRACT.md', () => {
     expect(none.statusCode).toBe(400);
   });
 
+  it('answers a NUL character in a path, query or body with 400, never 500', async () => {
+    for (const [method, url, payload] of [
+      ['GET', '/hunter/handle/%00', undefined],
+      ['GET', '/hunters?q=a%00', undefined],
+      ['POST', '/bounty/search', { term: 'a\u0000b' }],
+    ] as const) {
+      const res = await t.app.inject({ method, url, ...(payload ? { payload } : {}) });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json()).toEqual({
+        message: 'Text may not contain NUL characters.',
+        code: 'VALIDATION',
+      });
+    }
+  });
+
   it('answers an unknown route with 404 in the error format', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/no/such/thing' });
     expect(res.statusCode).toBe(404);

@@ -93,7 +93,7 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export const auditQuery = adminPageQuery.extend({
-  actorId: z.coerce.number().int().positive().optional(),
+  actorId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
   action: z.enum(AUDIT_ACTIONS).optional(),
   targetType: z.string().trim().min(1).max(40).optional(),
   targetId: z.string().trim().min(1).max(40).optional(),

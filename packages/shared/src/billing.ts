@@ -190,7 +190,7 @@ export type SilverAnswer = z.infer<typeof silverAnswer>;
 
 export const silverQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(50),
-  before: z.coerce.number().int().positive().optional(),
+  before: z.coerce.number().int().positive().max(2_147_483_647).optional(),
 });
 export type SilverQuery = z.infer<typeof silverQuery>;
 

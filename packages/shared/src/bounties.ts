@@ -88,7 +88,7 @@ export const bountyCreateSchema = z.object({
     .min(1, BOUNTY_MSG.titleBlank)
     .max(BOUNTY_LIMITS.bountyTitle),
   seconds: roundSeconds,
-  amount: z.number().int().min(0).default(0),
+  amount: z.number().int().min(0).max(2_147_483_647).default(0),
   mediaType: z.union([z.literal(1), z.literal(2), z.literal(4)]).default(1),
 });
 export type BountyCreateInput = z.infer<typeof bountyCreateSchema>;
@@ -96,14 +96,14 @@ export type BountyCreateInput = z.infer<typeof bountyCreateSchema>;
 /** POST /bounty/{id}/round: the poster opens a further round (optional new amount held). */
 export const roundCreateSchema = z.object({
   seconds: roundSeconds,
-  amount: z.number().int().min(0).default(0),
+  amount: z.number().int().min(0).max(2_147_483_647).default(0),
 });
 export type RoundCreateInput = z.infer<typeof roundCreateSchema>;
 
 /** POST /claim: roundId is the bounty's roundCount (CONTRACT.md "Round"). */
 export const claimCreateSchema = z.object({
-  bountyId: z.number().int().positive(),
-  roundId: z.number().int().positive(),
+  bountyId: z.number().int().positive().max(2_147_483_647),
+  roundId: z.number().int().positive().max(2_147_483_647),
   media: z.string().trim().min(1).max(200),
   multiple: z.boolean().default(true),
 });
@@ -111,7 +111,7 @@ export type ClaimCreateInput = z.infer<typeof claimCreateSchema>;
 
 /** POST /vote: one to five of the voter's votes on a claim. */
 export const voteSchema = z.object({
-  claimId: z.number().int().positive(),
+  claimId: z.number().int().positive().max(2_147_483_647),
   votes: z.number().int().min(1).max(5),
 });
 export type VoteInput = z.infer<typeof voteSchema>;

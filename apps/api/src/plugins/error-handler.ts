@@ -8,6 +8,7 @@ import { API_MSG } from '@bountyhunt/shared/api';
 import { isConnectionError } from '../db/errors';
 import { AppError, RETRY_AFTER_UNAVAILABLE_S } from '../errors';
 import { sanitizeErrorMessage } from './logging';
+import { drainUnreadBody } from './unread-body';
 
 const STATUS_CODES: Record<number, string> = {
   400: 'BAD_REQUEST',
@@ -23,11 +24,17 @@ const STATUS_CODES: Record<number, string> = {
 };
 
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({ message: `Route ${request.method} not found.`, code: 'NOT_FOUND' });
+  app.setNotFoundHandler(async (request, reply) => {
+    await drainUnreadBody(request, reply);
+    return reply
+      .code(404)
+      .send({ message: `Route ${request.method} not found.`, code: 'NOT_FOUND' });
   });
 
-  app.setErrorHandler((err: FastifyError, request, reply) => {
+  app.setErrorHandler(async (err: FastifyError, request, reply) => {
+    // Answered before the body was read (413, a refused upload…): read the rest first, so a
+    // client still sending can read the answer instead of a reset connection.
+    await drainUnreadBody(request, reply);
     if (err instanceof AppError) {
       reply.headers(err.headers);
       return reply.code(err.status).send({ message: err.message, code: err.code });

@@ -57,7 +57,10 @@ export const IDENTITY_JOBS = {
 export const IDENTITY_MEDIA_PATH = '/identity-media';
 
 const DAY_MS = 24 * 3600 * 1000;
-const cursorSchema = z.object({ ts: z.string().regex(MICROSECOND_KEY_RE), id: z.number().int() });
+const cursorSchema = z.object({
+  ts: z.string().regex(MICROSECOND_KEY_RE),
+  id: z.number().int().min(1).max(2_147_483_647),
+});
 const invalidCursor = () => badRequest('That page of the identity queue does not exist.');
 
 type Side = 'f' | 's';

@@ -194,10 +194,12 @@ export class NotificationsService {
     actor: Actor,
     input: { settings: NotificationSetting[] },
   ): Promise<{ settings: NotificationSetting[] }> {
+    // One row per type: a type named twice takes its last value (one upsert cannot touch a row twice).
+    const byType = new Map(input.settings.map((s) => [s.type, s]));
     await repo.saveSettings(
       this.ctx.db,
       actor.userId,
-      input.settings.map((s) => ({ ...s, inApp: MAIL_ONLY.has(s.type) ? true : s.inApp })),
+      [...byType.values()].map((s) => ({ ...s, inApp: MAIL_ONLY.has(s.type) ? true : s.inApp })),
     );
     return this.settings(actor);
   }

@@ -91,6 +91,20 @@ describe('notifications', () => {
       payload: { settings: [{ type: 'nope', inApp: false, email: false }] },
     });
     expect(bad.statusCode).toBe(400);
+    // A type named twice (found by the fuzz test: it was a 500): the last value counts.
+    const twice = await t.app.inject({
+      method: 'PUT',
+      url: '/notifications/settings',
+      headers: m.auth,
+      payload: {
+        settings: [
+          { type: 'round_ended', inApp: true, email: true },
+          { type: 'round_ended', inApp: false, email: false },
+        ],
+      },
+    });
+    expect(twice.statusCode).toBe(200);
+    expect(twice.json().settings[1]).toEqual({ type: 'round_ended', inApp: false, email: false });
     const before = mails.length;
     const { bountyId } = await postBounty(t.app, m, { amount: 0 });
     await postClaim(t.app, t.root.ctx.db, hunter, bountyId);

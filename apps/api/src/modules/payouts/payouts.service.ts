@@ -90,7 +90,7 @@ function presentBatch(r: repo.BatchRow): PayoutBatchItem {
   };
 }
 
-const batchCursor = z.object({ id: z.number().int().positive() });
+const batchCursor = z.object({ id: z.number().int().positive().max(2_147_483_647) });
 const invalidCursor = () => badRequest('That page of payout runs does not exist.');
 
 function csvCell(value: string | number): string {
