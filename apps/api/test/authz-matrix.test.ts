@@ -99,6 +99,11 @@ const admin = (adminStatus: number, body?: object, pending = 403): Row => ({
 const ROWS: Record<string, Row> = {
   // Public reads: everyone, signed in or not, gets the same.
   'GET /health': { req: () => ({}), expect: '200 200 200 200 200 200 200 200' },
+  // Operations: for the balancer and the scraper (nginx keeps /metrics off the public origin;
+  // METRICS_TOKEN guards it where it must be reachable).
+  'GET /health/live': { req: () => ({}), expect: '200 200 200 200 200 200 200 200' },
+  'GET /health/ready': { req: () => ({}), expect: '200 200 200 200 200 200 200 200' },
+  'GET /metrics': { req: () => ({}), expect: '200 200 200 200 200 200 200 200' },
   'GET /bounty/{id}': {
     req: (f) => ({ url: `/bounty/${f.bountyId}` }),
     expect: '200 200 200 200 200 200 200 200',
