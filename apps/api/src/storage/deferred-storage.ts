@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { MediaStorage, PutOptions, Visibility } from './storage';
+import type { MediaStorage, PutOptions, StoredObject, Visibility } from './storage';
 
 /**
  * A storage whose implementation is still being loaded: every call waits for it. Lets
@@ -37,6 +37,10 @@ export class DeferredStorage implements MediaStorage {
 
   async exists(key: string, visibility: Visibility): Promise<boolean> {
     return (await this.ready).exists(key, visibility);
+  }
+
+  async *list(visibility: Visibility): AsyncIterable<StoredObject> {
+    yield* (await this.ready).list(visibility);
   }
 
   async delete(keys: string[], visibility: Visibility): Promise<void> {

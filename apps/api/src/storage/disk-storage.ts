@@ -5,7 +5,13 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { assertObjectName, type MediaStorage, type PutOptions, type Visibility } from './storage';
+import {
+  assertObjectName,
+  type MediaStorage,
+  type PutOptions,
+  type StoredObject,
+  type Visibility,
+} from './storage';
 
 export class DiskStorage implements MediaStorage {
   readonly kind = 'disk' as const;
@@ -81,6 +87,39 @@ export class DiskStorage implements MediaStorage {
     } catch {
       return false;
     }
+  }
+
+  /** Files under the visibility's folder, one level of sub-folder deep (`originals/…`). */
+  async *list(visibility: Visibility): AsyncIterable<StoredObject> {
+    const root = visibility === 'public' ? this.publicDir : this.privateDir;
+    const walk = async function* (dir: string, prefix: string): AsyncGenerator<StoredObject> {
+      let entries: fs.Dirent[];
+      try {
+        entries = await fsp.readdir(dir, { withFileTypes: true });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw err;
+      }
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      for (const e of entries) {
+        // A write in progress (writeAtomically) is not an object yet.
+        if (e.name.startsWith('.tmp-')) continue;
+        const full = path.join(dir, e.name);
+        if (e.isDirectory()) {
+          if (!prefix) yield* walk(full, `${e.name}/`);
+        } else if (e.isFile()) {
+          const key = `${prefix}${e.name}`;
+          try {
+            const st = await fsp.stat(full);
+            yield { key, size: st.size };
+          } catch (err) {
+            // Deleted while listing.
+            if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+          }
+        }
+      }
+    };
+    yield* walk(root, '');
   }
 
   async delete(keys: string[], visibility: Visibility): Promise<void> {

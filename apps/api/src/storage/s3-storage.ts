@@ -10,11 +10,18 @@ import {
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { assertObjectName, type MediaStorage, type PutOptions, type Visibility } from './storage';
+import {
+  assertObjectName,
+  type MediaStorage,
+  type PutOptions,
+  type StoredObject,
+  type Visibility,
+} from './storage';
 
 export interface S3StorageOptions {
   bucket: string;
@@ -109,6 +116,27 @@ export class S3Storage implements MediaStorage {
       if (isNotFound(err)) return false;
       throw err;
     }
+  }
+
+  /** Private objects are the ones under `private/`; every other object is public. */
+  async *list(visibility: Visibility): AsyncIterable<StoredObject> {
+    let token: string | undefined;
+    do {
+      const res = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.bucket,
+          ContinuationToken: token,
+          ...(visibility === 'private' ? { Prefix: 'private/' } : {}),
+        }),
+      );
+      for (const o of res.Contents ?? []) {
+        if (!o.Key) continue;
+        const isPrivate = o.Key.startsWith('private/');
+        if (isPrivate !== (visibility === 'private')) continue;
+        yield { key: isPrivate ? o.Key.slice('private/'.length) : o.Key, size: o.Size ?? 0 };
+      }
+      token = res.IsTruncated ? res.NextContinuationToken : undefined;
+    } while (token);
   }
 
   async delete(keys: string[], visibility: Visibility): Promise<void> {

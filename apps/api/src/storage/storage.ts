@@ -14,6 +14,13 @@ export interface PutOptions {
   cacheControl?: string;
 }
 
+/** One stored object, as `list` reports it. */
+export interface StoredObject {
+  key: string;
+  /** Bytes. */
+  size: number;
+}
+
 export interface MediaStorage {
   readonly kind: 'disk' | 's3';
   /** Writes a whole object; readers never see a partial file. */
@@ -25,6 +32,8 @@ export interface MediaStorage {
   /** Copies an object to a local file (for ffmpeg); false when missing. */
   download(key: string, visibility: Visibility, file: string): Promise<boolean>;
   exists(key: string, visibility: Visibility): Promise<boolean>;
+  /** Every object of one visibility, in no particular order (backups). Never a partial write. */
+  list(visibility: Visibility): AsyncIterable<StoredObject>;
   /** Deletes objects; missing ones are ignored. */
   delete(keys: string[], visibility: Visibility): Promise<void>;
   close(): Promise<void>;
