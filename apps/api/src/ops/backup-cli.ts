@@ -16,10 +16,9 @@ import { backup, BackupError, restore } from './backup';
 if (process.env.INIT_CWD) process.chdir(process.env.INIT_CWD);
 
 const command = process.argv[2];
-const usage = [
-  'Usage: npm run backup -- [--out FILE]',
-  '       npm run restore -- FILE',
-].join('\n');
+const usage = ['Usage: npm run backup -- [--out FILE]', '       npm run restore -- FILE'].join(
+  '\n',
+);
 
 function stamp(d = new Date()): string {
   return d.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);

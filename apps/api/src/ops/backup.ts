@@ -37,14 +37,7 @@ import { storedObjects } from '../modules/media/media.service';
 import { DiskPayoutProvider } from '../modules/payouts/payout-provider';
 import { createStorage } from '../storage/create-storage';
 import type { MediaStorage, Visibility } from '../storage/storage';
-import {
-  entryBuffer,
-  entrySha256,
-  entryStream,
-  listTar,
-  TarWriter,
-  type TarEntry,
-} from './tar';
+import { entryBuffer, entrySha256, entryStream, listTar, TarWriter, type TarEntry } from './tar';
 
 export const BACKUP_FORMAT = 'bountyhunt-backup';
 export const BACKUP_VERSION = 1;
@@ -155,7 +148,8 @@ export async function listTables(db: DbOrTx): Promise<TableInfo[]> {
     const next = tables.filter(
       (t) => !placed.has(t.name) && [...parents.get(t.name)!].every((p) => placed.has(p)),
     );
-    if (next.length === 0) throw new BackupError('the foreign keys of the public schema form a cycle');
+    if (next.length === 0)
+      throw new BackupError('the foreign keys of the public schema form a cycle');
     for (const t of next) {
       placed.add(t.name);
       ordered.push({ name: t.name, columns: t.columns ?? [], primaryKey: t.pk ?? [] });
@@ -363,7 +357,11 @@ export async function backup(opts: BackupOptions): Promise<BackupResult> {
       await add(t.entry, (w) => w.addFile(t.entry, f), (await fsp.stat(f)).size);
     }
     const mf = path.join(work, 'migrations.gz');
-    await add(entryOf.migrations, (w) => w.addFile(entryOf.migrations, mf), (await fsp.stat(mf)).size);
+    await add(
+      entryOf.migrations,
+      (w) => w.addFile(entryOf.migrations, mf),
+      (await fsp.stat(mf)).size,
+    );
     const jf = path.join(work, 'jobs.gz');
     await gzipLines(jf, Readable.from(snap.jobs));
     await add(entryOf.jobs, (w) => w.addFile(entryOf.jobs, jf), (await fsp.stat(jf)).size);
@@ -643,7 +641,9 @@ export async function restore(opts: RestoreOptions): Promise<RestoreResult> {
         mode: 0o600,
       });
     }
-    log(`files written: ${manifest.media.length} media objects, ${manifest.payoutFiles.length} payout files`);
+    log(
+      `files written: ${manifest.media.length} media objects, ${manifest.payoutFiles.length} payout files`,
+    );
 
     // ---- the database: the backup's schema, its rows, then the newer migrations ------------
     await migrateTo(dep.database, level);

@@ -80,7 +80,11 @@ export function storedObjects(row: {
   mime: string;
 }): { key: string; visibility: Visibility; contentType: string; cacheControl?: string }[] {
   const vis = row.visibility as Visibility;
-  const original = { key: originalName(row.key), visibility: 'private' as const, contentType: row.mime };
+  const original = {
+    key: originalName(row.key),
+    visibility: 'private' as const,
+    contentType: row.mime,
+  };
   const derived = (variant: MediaVariant, contentType: string, visibility: Visibility) => ({
     key: `${row.key}${MEDIA_SUFFIX[variant]}`,
     visibility,
@@ -93,7 +97,11 @@ export function storedObjects(row: {
   }
   if (row.status === 'failed') return [];
   if (row.status !== 'ready') return [original];
-  return [original, derived('preview', 'video/mp4', 'public'), derived('thumb', 'image/webp', 'public')];
+  return [
+    original,
+    derived('preview', 'video/mp4', 'public'),
+    derived('thumb', 'image/webp', 'public'),
+  ];
 }
 
 export interface StoreImageOptions {
