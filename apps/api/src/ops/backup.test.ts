@@ -16,7 +16,14 @@ import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withDatabase } from '../../test/global-setup';
 import { createTestDatabase } from '../../test/helper';
-import { createDatabase, queryRows, runMigrations, type DatabaseHandle } from '../db/client';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
+import {
+  createDatabase,
+  MIGRATIONS_DIR,
+  queryRows,
+  runMigrations,
+  type DatabaseHandle,
+} from '../db/client';
 import { loadConfig, type Config } from '../env';
 import { PgBossJobQueue } from '../jobs/pg-boss-queue';
 import { MemoryJobQueue } from '../jobs/memory-queue';
@@ -32,6 +39,7 @@ import {
   exportRows,
   importRows,
   listTables,
+  migrateTo,
   restore,
   verifyBackup,
   type BackupResult,
@@ -305,6 +313,45 @@ describe('backup of an embedded deployment', () => {
     );
     expect(fs.existsSync(out)).toBe(false);
     expect(fs.existsSync(`${out}.partial`)).toBe(false);
+  }, 60_000);
+});
+
+describe('versions', () => {
+  it('a backup from an older migration level restores, then the newer migrations run', async () => {
+    const level = readMigrationFiles({ migrationsFolder: MIGRATIONS_DIR }).length;
+    const older = await createDatabase('memory://');
+    const config = embeddedConfig();
+    const storage = createStorage(config);
+    const file = path.join(tmp, 'older.tar');
+    try {
+      await migrateTo(older, level - 1);
+      await older.db.execute(
+        sql`insert into users (email, password_hash, role) values ('old@example.com', 'x', 1)`,
+      );
+      const res = await backup({ config, out: file, database: older, storage });
+      expect(res.manifest.migrations).toHaveLength(level - 1);
+    } finally {
+      await older.close();
+    }
+    const target = await createDatabase('memory://');
+    try {
+      await restore({
+        config: embeddedConfig(),
+        file,
+        jobs: new MemoryJobQueue(),
+        database: target,
+      });
+      const rows = await queryRows<{ email: string }>(target.db, sql`select email from users`);
+      expect(rows).toEqual([{ email: 'old@example.com' }]);
+      const [m] = await queryRows<{ n: number }>(
+        target.db,
+        sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
+      );
+      expect(m!.n).toBe(level);
+    } finally {
+      await storage.close();
+      await target.close();
+    }
   }, 60_000);
 });
 

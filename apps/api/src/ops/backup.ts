@@ -543,7 +543,7 @@ async function migrationsUpTo(level: number): Promise<string> {
   return dir;
 }
 
-async function migrateTo(database: DatabaseHandle, level: number): Promise<void> {
+export async function migrateTo(database: DatabaseHandle, level: number): Promise<void> {
   const dir = await migrationsUpTo(level);
   try {
     if (database.kind === 'postgres') {
