@@ -267,6 +267,31 @@ describe('backup of an embedded deployment', () => {
     }
   }, 60_000);
 
+  it('refuses an ENCRYPTION_KEY that cannot open the backed-up fields', async () => {
+    const target = embeddedConfig(undefined, {
+      ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'),
+    });
+    const t = await createTestDatabase();
+    try {
+      await expect(
+        restore({
+          config: target,
+          file: made.file,
+          jobs: new MemoryJobQueue(),
+          database: t.handle,
+        }),
+      ).rejects.toThrow(
+        new RegExp(`sealed with key ${made.manifest.encryption.keyId}.*nothing was restored`),
+      );
+      const storage = createStorage(target);
+      for (const vis of ['public', 'private'] as const)
+        for await (const o of storage.list(vis)) expect.fail(`unexpected object ${o.key}`);
+      expect(fs.existsSync(path.join(target.dataDir, 'secret.key'))).toBe(false);
+    } finally {
+      await t.drop();
+    }
+  }, 60_000);
+
   it('refuses a damaged archive before anything is written', async () => {
     const damaged = path.join(tmp, 'damaged.tar');
     fs.copyFileSync(made.file, damaged);
