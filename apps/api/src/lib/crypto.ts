@@ -46,6 +46,11 @@ export class FieldCipher {
     return this.current.id;
   }
 
+  /** Whether values sealed with this key id can be opened (the current or a previous key). */
+  knows(id: string): boolean {
+    return this.byId.has(id);
+  }
+
   encrypt(plain: string): string {
     const iv = crypto.randomBytes(12);
     const cipher = crypto.createCipheriv('aes-256-gcm', this.current.bytes, iv);

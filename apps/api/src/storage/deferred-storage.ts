@@ -39,12 +39,12 @@ export class DeferredStorage implements MediaStorage {
     return (await this.ready).exists(key, visibility);
   }
 
-  async delete(keys: string[], visibility: Visibility): Promise<void> {
-    return (await this.ready).delete(keys, visibility);
-  }
-
   async *list(visibility: Visibility): AsyncIterable<StoredObject> {
     yield* (await this.ready).list(visibility);
+  }
+
+  async delete(keys: string[], visibility: Visibility): Promise<void> {
+    return (await this.ready).delete(keys, visibility);
   }
 
   async close(): Promise<void> {

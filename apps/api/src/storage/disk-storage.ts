@@ -90,30 +90,43 @@ export class DiskStorage implements MediaStorage {
     }
   }
 
-  async delete(keys: string[], visibility: Visibility): Promise<void> {
-    await Promise.all(keys.map((k) => fsp.rm(this.pathOf(k, visibility), { force: true })));
-  }
-
+  /** Files under the visibility's folder, one level of sub-folder deep (`originals/…`). */
   async *list(visibility: Visibility): AsyncIterable<StoredObject> {
     const root = visibility === 'public' ? this.publicDir : this.privateDir;
-    const walk = async function* (dir: string, prefix: string): AsyncIterable<StoredObject> {
+    const walk = async function* (dir: string, prefix: string): AsyncGenerator<StoredObject> {
       let entries: fs.Dirent[];
       try {
         entries = await fsp.readdir(dir, { withFileTypes: true });
-      } catch {
-        return;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw err;
       }
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const e of entries) {
-        const name = `${prefix}${e.name}`;
-        if (e.isDirectory()) yield* walk(path.join(dir, e.name), `${name}/`);
-        else if (e.isFile() && OBJECT_NAME.test(name)) {
-          // Dotfiles (writes in progress) never match OBJECT_NAME.
-          const st = await fsp.stat(path.join(dir, e.name)).catch(() => null);
-          if (st) yield { key: name, modified: st.mtime };
+        // A write in progress (writeAtomically) is not an object yet.
+        if (e.name.startsWith('.')) continue;
+        const full = path.join(dir, e.name);
+        if (e.isDirectory()) {
+          if (!prefix) yield* walk(full, `${e.name}/`);
+        } else if (e.isFile()) {
+          const key = `${prefix}${e.name}`;
+          // Only names the product makes (never a stray file someone left in the folder).
+          if (!OBJECT_NAME.test(key)) continue;
+          try {
+            const st = await fsp.stat(full);
+            yield { key, size: st.size, modified: st.mtime };
+          } catch (err) {
+            // Deleted while listing.
+            if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+          }
         }
       }
     };
     yield* walk(root, '');
+  }
+
+  async delete(keys: string[], visibility: Visibility): Promise<void> {
+    await Promise.all(keys.map((k) => fsp.rm(this.pathOf(k, visibility), { force: true })));
   }
 
   async close(): Promise<void> {}

@@ -120,16 +120,7 @@ export class S3Storage implements MediaStorage {
     }
   }
 
-  async delete(keys: string[], visibility: Visibility): Promise<void> {
-    if (keys.length === 0) return;
-    await this.client.send(
-      new DeleteObjectsCommand({
-        Bucket: this.bucket,
-        Delete: { Objects: keys.map((k) => ({ Key: this.objectKey(k, visibility) })), Quiet: true },
-      }),
-    );
-  }
-
+  /** Private objects are the ones under `private/`; every other object is public. */
   async *list(visibility: Visibility): AsyncIterable<StoredObject> {
     let token: string | undefined;
     do {
@@ -146,11 +137,22 @@ export class S3Storage implements MediaStorage {
         if (isPrivate !== (visibility === 'private')) continue;
         yield {
           key: isPrivate ? o.Key.slice('private/'.length) : o.Key,
+          size: o.Size ?? 0,
           modified: o.LastModified ?? new Date(),
         };
       }
       token = res.IsTruncated ? res.NextContinuationToken : undefined;
     } while (token);
+  }
+
+  async delete(keys: string[], visibility: Visibility): Promise<void> {
+    if (keys.length === 0) return;
+    await this.client.send(
+      new DeleteObjectsCommand({
+        Bucket: this.bucket,
+        Delete: { Objects: keys.map((k) => ({ Key: this.objectKey(k, visibility) })), Quiet: true },
+      }),
+    );
   }
 
   async close(): Promise<void> {

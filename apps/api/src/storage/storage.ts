@@ -14,8 +14,12 @@ export interface PutOptions {
   cacheControl?: string;
 }
 
+/** One stored object, as `list` reports it. */
 export interface StoredObject {
   key: string;
+  /** Bytes. */
+  size: number;
+  /** When it was written (the media sweeper leaves young objects alone). */
   modified: Date;
 }
 
@@ -33,8 +37,8 @@ export interface MediaStorage {
   /** Deletes objects; missing ones are ignored. */
   delete(keys: string[], visibility: Visibility): Promise<void>;
   /**
-   * Every object of one visibility with when it was written (the media sweeper finds objects
-   * no media row names). Object names as put; in-progress writes are not listed.
+   * Every object of one visibility, in no particular order: backups copy them, the media
+   * sweeper finds objects no media row names. Object names as put; never a write in progress.
    */
   list(visibility: Visibility): AsyncIterable<StoredObject>;
   close(): Promise<void>;

@@ -11,6 +11,7 @@
  *       Keeps the original privately and queues the `media.video-preview` job.
  *   media.readPrivate(key) → stream of a private image's cleaned full-size WebP (identity review)
  *   media.deleteMedia(key) → removes the row and every stored file
+ *   storedObjects(row) → the storage objects a media row needs (backups check they exist)
  *   requireMedia(ctx, key, { ownerId?, kind?, visibility?, allowProcessing? }) → MediaRecord
  *       For claims, posts, pictures and identity: throws 400 (AppError, code MEDIA_INVALID)
  *       unless the key exists, belongs to `ownerId`, has the kind and visibility asked for and
@@ -86,6 +87,43 @@ export type MediaRecord = MediaRow;
 
 export function mediaUrl(config: Config, key: string, variant: MediaVariant): string {
   return `${mediaBaseUrl(config)}${key}${MEDIA_SUFFIX[variant]}`;
+}
+
+/**
+ * The objects a media row refers to in storage, with what they were written with: a ready
+ * image has its two derivatives (in the row's visibility) and its private original; a video
+ * has its original until it failed, and its preview and poster once ready.
+ */
+export function storedObjects(row: {
+  key: string;
+  kind: string;
+  visibility: string;
+  status: string;
+  mime: string;
+}): { key: string; visibility: Visibility; contentType: string; cacheControl?: string }[] {
+  const vis = row.visibility as Visibility;
+  const original = {
+    key: originalName(row.key),
+    visibility: 'private' as const,
+    contentType: row.mime,
+  };
+  const derived = (variant: MediaVariant, contentType: string, visibility: Visibility) => ({
+    key: `${row.key}${MEDIA_SUFFIX[variant]}`,
+    visibility,
+    contentType,
+    cacheControl: IMMUTABLE_CACHE,
+  });
+  if (row.kind === 'image') {
+    if (row.status !== 'ready') return [];
+    return [derived('full', 'image/webp', vis), derived('thumb', 'image/webp', vis), original];
+  }
+  if (row.status === 'failed') return [];
+  if (row.status !== 'ready') return [original];
+  return [
+    original,
+    derived('preview', 'video/mp4', 'public'),
+    derived('thumb', 'image/webp', 'public'),
+  ];
 }
 
 export interface StoreImageOptions {
