@@ -10,9 +10,16 @@ import type { MediaStorage, StoredObject, Visibility } from './storage';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bh-disk-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-async function list(s: MediaStorage, visibility: Visibility): Promise<StoredObject[]> {
-  const out: StoredObject[] = [];
-  for await (const o of s.list(visibility)) out.push(o);
+/** Keys and sizes, sorted; each object's write time is checked to be a recent date. */
+async function list(
+  s: MediaStorage,
+  visibility: Visibility,
+): Promise<Omit<StoredObject, 'modified'>[]> {
+  const out: Omit<StoredObject, 'modified'>[] = [];
+  for await (const { modified, ...o } of s.list(visibility)) {
+    expect(Math.abs(Date.now() - modified.getTime())).toBeLessThan(600_000);
+    out.push(o);
+  }
   return out.sort((a, b) => a.key.localeCompare(b.key));
 }
 

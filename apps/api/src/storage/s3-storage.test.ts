@@ -117,7 +117,10 @@ describe('S3Storage.list', () => {
     await put('l-f.webp', 'private full', 'private');
     const all = async (visibility: 'public' | 'private') => {
       const out: { key: string; size: number }[] = [];
-      for await (const o of s.list(visibility)) out.push(o);
+      for await (const { modified, ...o } of s.list(visibility)) {
+        expect(modified).toBeInstanceOf(Date);
+        out.push(o);
+      }
       return out.sort((a, b) => a.key.localeCompare(b.key));
     };
     expect(await all('public')).toEqual([{ key: 'l-f.webp', size: 4 }]);
