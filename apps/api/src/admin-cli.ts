@@ -12,6 +12,7 @@ import { createDatabase, runMigrations } from './db/client';
 import { loadConfigOrExit } from './env';
 import { MemoryJobQueue } from './jobs/memory-queue';
 import { UnknownUserError } from './modules/admin/admin.service';
+import { useOperatorCwd } from './lib/operator-cwd';
 
 const usage = 'Usage: npm run admin -- --email <address> [--create | --reset-factor]';
 let args;
@@ -32,6 +33,7 @@ if (!args.email?.includes('@') || (args.create && args['reset-factor'])) {
   process.exit(1);
 }
 
+useOperatorCwd();
 const config = loadConfigOrExit();
 const database = await createDatabase(config.databaseUrl);
 let exitCode = 0;

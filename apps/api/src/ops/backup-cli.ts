@@ -11,9 +11,9 @@ import { createDatabase } from '../db/client';
 import { loadConfigOrExit } from '../env';
 import { PgBossJobQueue } from '../jobs/pg-boss-queue';
 import { backup, BackupError, restore } from './backup';
+import { useOperatorCwd } from '../lib/operator-cwd';
 
-// npm runs workspace scripts in apps/api; the operator meant the folder they typed in.
-if (process.env.INIT_CWD) process.chdir(process.env.INIT_CWD);
+useOperatorCwd();
 
 const command = process.argv[2];
 const usage = ['Usage: npm run backup -- [--out FILE]', '       npm run restore -- FILE'].join(

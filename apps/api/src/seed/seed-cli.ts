@@ -8,7 +8,9 @@ import { createDatabase, runMigrations } from '../db/client';
 import { loadConfigOrExit } from '../env';
 import { PgBossJobQueue } from '../jobs/pg-boss-queue';
 import { seedDemo } from './seed';
+import { useOperatorCwd } from '../lib/operator-cwd';
 
+useOperatorCwd();
 const config = loadConfigOrExit();
 const log = createLogger(config);
 fs.mkdirSync(config.dataDir, { recursive: true });
