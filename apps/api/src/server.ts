@@ -5,6 +5,7 @@ import { createEventBusFor, createRateLimiter, createRoot } from './composition'
 import { createDatabase, runMigrations } from './db/client';
 import { loadConfigOrExit } from './env';
 import { PgBossJobQueue } from './jobs/pg-boss-queue';
+import { markEmbeddedServer } from './lib/embedded-lock';
 import { tuneHeap } from './lib/heap-tuning';
 import { isBrandNew, shouldSeedAtStart } from './seed/seed-at-start';
 import { buildWebServer } from './web-server';
@@ -18,6 +19,9 @@ const log = createLogger(config);
 fs.mkdirSync(config.dataDir, { recursive: true });
 
 const database = await createDatabase(config.databaseUrl);
+// Backups and restores of the embedded database refuse while this process uses it.
+const releaseEmbedded = database.kind === 'pglite' ? markEmbeddedServer(config.dataDir) : undefined;
+process.on('exit', () => releaseEmbedded?.());
 const brandNew = await isBrandNew(database);
 await runMigrations(database);
 log.info({ database: database.kind }, 'database ready');

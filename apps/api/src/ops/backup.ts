@@ -38,6 +38,7 @@ import { DiskPayoutProvider } from '../modules/payouts/payout-provider';
 import { createStorage } from '../storage/create-storage';
 import type { MediaStorage, Visibility } from '../storage/storage';
 import { entryBuffer, entrySha256, entryStream, listTar, TarWriter, type TarEntry } from './tar';
+import { embeddedInUse } from '../lib/embedded-lock';
 
 export const BACKUP_FORMAT = 'bountyhunt-backup';
 export const BACKUP_VERSION = 1;
@@ -277,6 +278,8 @@ export async function backup(opts: BackupOptions): Promise<BackupResult> {
   const log = opts.log ?? (() => undefined);
   const out = path.resolve(opts.out);
   if (fs.existsSync(out)) throw new BackupError(`${out} already exists; choose another --out`);
+  const busy = embeddedInUse(opts.config.databaseUrl, opts.config.dataDir);
+  if (busy) throw new BackupError(busy);
   const partial = `${out}.partial`;
   const work = await fsp.mkdtemp(path.join(os.tmpdir(), 'bh-backup-'));
   const dep = await open(opts.config, opts);
@@ -568,6 +571,8 @@ export async function migrateTo(database: DatabaseHandle, level: number): Promis
 export async function restore(opts: RestoreOptions): Promise<RestoreResult> {
   const started = performance.now();
   const log = opts.log ?? (() => undefined);
+  const busy = embeddedInUse(opts.config.databaseUrl, opts.config.dataDir);
+  if (busy) throw new BackupError(busy);
   const { file, manifest, entries } = await verifyBackup(path.resolve(opts.file));
   log(`backup verified: ${Object.keys(manifest.entries).length} entries, checksums good`);
 
