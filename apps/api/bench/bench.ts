@@ -85,8 +85,9 @@ const opts = {
   pgliteLarge: args['pglite-large'],
   only: args.only?.split(',').map((s) => s.trim()),
 };
-const PRODUCT_PORT = 5752;
-const FLOOR_PORT = 5852;
+// BENCH_PORT moves both ports (product on it, floor on it + 100), for two benches at once.
+const PRODUCT_PORT = Number(process.env.BENCH_PORT ?? 5752);
+const FLOOR_PORT = PRODUCT_PORT + 100;
 const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const log = (msg: string) => console.log(`[bench] ${msg}`);
