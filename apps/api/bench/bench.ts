@@ -23,6 +23,7 @@ import pg from 'pg';
 import { createDatabase, runMigrations, type DatabaseHandle } from '../src/db/client';
 import {
   activeClaimIds,
+  addRoundBounties,
   addVoters,
   checkVotes,
   sampleIds,
@@ -190,6 +191,8 @@ interface Fixtures {
   bountyIds: number[];
   claimIds: number[];
   activeClaims: number[];
+  /** Bounties of 5 rounds × 50 claims (fixtures.ts addRoundBounties). */
+  roundBounties: number[];
   voters: Record<'product' | 'floor', Voter[]>;
 }
 
@@ -211,18 +214,40 @@ function rotate<T>(list: T[]): () => T {
   return () => list[i++ % list.length]!;
 }
 
+/** Reads go out as a signed-in member's would: each with the next member's token. */
+function asMembers(fx: Fixtures, who: 'product' | 'floor', req: Request): Request {
+  const nextVoter = rotate(fx.voters[who]);
+  const setup = req.setupRequest;
+  return {
+    ...req,
+    setupRequest: (r, ctx) => {
+      const out = setup ? setup(r, ctx) : r;
+      return {
+        ...out,
+        headers: { ...out.headers, authorization: `Bearer ${nextVoter().token}` },
+      };
+    },
+  };
+}
+
+function bountyRequest(ids: number[]): Request {
+  const next = rotate(ids);
+  return { method: 'GET', setupRequest: (r) => ({ ...r, path: `/bounty/${next()}` }) };
+}
+
 const ENDPOINTS: Endpoint[] = [
   {
     name: 'feed',
     label: 'feed search, empty term',
     method: 'POST',
     route: '/bounty/search',
-    request: () => ({
-      method: 'POST',
-      path: '/bounty/search',
-      headers: json,
-      body: JSON.stringify({ term: '' }),
-    }),
+    request: (fx, who) =>
+      asMembers(fx, who, {
+        method: 'POST',
+        path: '/bounty/search',
+        headers: json,
+        body: JSON.stringify({ term: '' }),
+      }),
     sample: () => ({
       path: '/bounty/search',
       init: { method: 'POST', headers: json, body: JSON.stringify({ term: '' }) },
@@ -233,12 +258,13 @@ const ENDPOINTS: Endpoint[] = [
     label: `feed search, term "${SEARCH_TERM}"`,
     method: 'POST',
     route: '/bounty/search',
-    request: () => ({
-      method: 'POST',
-      path: '/bounty/search',
-      headers: json,
-      body: JSON.stringify({ term: SEARCH_TERM }),
-    }),
+    request: (fx, who) =>
+      asMembers(fx, who, {
+        method: 'POST',
+        path: '/bounty/search',
+        headers: json,
+        body: JSON.stringify({ term: SEARCH_TERM }),
+      }),
     sample: () => ({
       path: '/bounty/search',
       init: { method: 'POST', headers: json, body: JSON.stringify({ term: SEARCH_TERM }) },
@@ -249,20 +275,28 @@ const ENDPOINTS: Endpoint[] = [
     label: 'bounty page',
     method: 'GET',
     route: '/bounty/{id}',
-    request: (fx) => {
-      const next = rotate(fx.bountyIds);
-      return { method: 'GET', setupRequest: (r) => ({ ...r, path: `/bounty/${next()}` }) };
-    },
+    request: (fx, who) => asMembers(fx, who, bountyRequest(fx.bountyIds)),
     sample: (fx) => ({ path: `/bounty/${fx.bountyIds[0]}`, init: {} }),
+  },
+  {
+    name: 'bounty-rounds',
+    label: 'bounty page, 5 rounds × 50 claims',
+    method: 'GET',
+    route: '/bounty/{id}',
+    request: (fx, who) => asMembers(fx, who, bountyRequest(fx.roundBounties)),
+    sample: (fx) => ({ path: `/bounty/${fx.roundBounties[0]}`, init: {} }),
   },
   {
     name: 'claim',
     label: 'claim page',
     method: 'GET',
     route: '/claim/{id}',
-    request: (fx) => {
+    request: (fx, who) => {
       const next = rotate(fx.claimIds);
-      return { method: 'GET', setupRequest: (r) => ({ ...r, path: `/claim/${next()}` }) };
+      return asMembers(fx, who, {
+        method: 'GET',
+        setupRequest: (r) => ({ ...r, path: `/claim/${next()}` }),
+      });
     },
     sample: (fx) => ({ path: `/claim/${fx.claimIds[0]}`, init: {} }),
   },
@@ -472,6 +506,8 @@ interface EndpointResult {
   product?: Measure;
   floor?: Measure;
   ratio?: number;
+  /** Product req/s over the bare floor's (one primary-key SELECT, no session). */
+  bareRatio?: number;
   sameJson?: boolean;
   /** Status of the product's answer to the fixed sample request. */
   sampleStatus?: number;
@@ -481,8 +517,30 @@ interface PhaseResult {
   claims: number;
   bounties: number;
   endpoints: EndpointResult[];
+  /** The bare floor: GET /bare/:id on the floor server (one primary-key SELECT, ~340 B). */
+  bare?: Measure;
   voteCheck?: VoteCheck;
 }
+
+/** The 5 rounds × 50 claims bounties: added with the first phase, kept for the next. */
+async function roundBountiesOf(q: RawDb): Promise<number[]> {
+  const have = await q.query<{ id: number }>(
+    `select id from bounties where title like 'Five rounds of sunset light %' order by id`,
+  );
+  if (have.length > 0) return have.map((r) => r.id);
+  return addRoundBounties(q, smoke ? 2 : 8);
+}
+
+const BARE: Endpoint = {
+  name: 'bare',
+  label: 'bare floor: one primary-key SELECT',
+  method: 'GET',
+  route: '/bare/{id}',
+  request: (fx) => {
+    const next = rotate(fx.claimIds);
+    return { method: 'GET', setupRequest: (r) => ({ ...r, path: `/bare/${next()}` }) };
+  },
+};
 
 async function runPhase(target: Target): Promise<PhaseResult> {
   const counts = await withDb(target, async (q) => {
@@ -496,6 +554,7 @@ async function runPhase(target: Target): Promise<PhaseResult> {
     bountyIds: await sampleIds(q, 'bounties', 2000),
     claimIds: await sampleIds(q, 'claims', 5000),
     activeClaims: await activeClaimIds(q, 2000),
+    roundBounties: await roundBountiesOf(q),
     voters: { product: await addVoters(q, opts.voters), floor: await addVoters(q, opts.voters) },
   }));
   log(`${fx.activeClaims.length} claims in active rounds, ${opts.voters} voters per server`);
@@ -548,12 +607,16 @@ async function runPhase(target: Target): Promise<PhaseResult> {
   }
 
   const floor = await startServer('floor', target.url, target.dataDir);
+  let bare: Measure | undefined;
   try {
+    bare = await measure(floor, BARE, fx);
+    log(`bare floor: ${bare.rps} req/s, p50 ${bare.p50} ms, p99 ${bare.p99} ms`);
     for (const [i, ep] of eps.entries()) {
       const res = results[i]!;
       if (res.skipped) continue;
       res.floor = await measure(floor, ep, fx);
       res.ratio = Math.round((res.product!.rps / Math.max(1, res.floor.rps)) * 100) / 100;
+      res.bareRatio = Math.round((res.product!.rps / Math.max(1, bare.rps)) * 100) / 100;
       log(
         `floor   ${ep.label}: ${res.floor.rps} req/s, p50 ${res.floor.p50} ms, p99 ${res.floor.p99} ms, ` +
           `CPU ${res.floor.cpuMsPerRequest} ms/req → ratio ${res.ratio}`,
@@ -563,7 +626,7 @@ async function runPhase(target: Target): Promise<PhaseResult> {
     await floor.stop();
   }
 
-  const phase: PhaseResult = { ...counts, endpoints: results };
+  const phase: PhaseResult = { ...counts, endpoints: results, bare };
   if (results.some((r) => r.name === 'vote' && r.product)) {
     phase.voteCheck = await withDb(target, (q) => checkVotes(q));
     log(
@@ -620,7 +683,7 @@ async function runDb(kind: 'postgres' | 'pglite'): Promise<DbResult> {
       await gen(opts.largeBounties - opts.smallBounties, 2);
       out.phases.push(await runPhase(target));
       const [small, big] = out.phases as [PhaseResult, PhaseResult];
-      for (const name of ['feed', 'feed-term', 'claim', 'bounty']) {
+      for (const name of ['feed', 'feed-term', 'claim', 'bounty', 'bounty-rounds', 'user']) {
         const a = small.endpoints.find((e) => e.name === name)?.product;
         const b = big.endpoints.find((e) => e.name === name)?.product;
         if (!a || !b) continue;
@@ -667,20 +730,28 @@ function markdown(report: {
         '',
       );
       lines.push(
-        '| endpoint | req/s | p50 ms | p99 ms | floor req/s | floor p50 | floor p99 | ratio | peak RSS MB | floor RSS MB | CPU ms/req | floor CPU ms/req | non-2xx | same JSON |',
-        '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+        '| endpoint | req/s | p50 ms | p99 ms | floor req/s | floor p50 | floor p99 | ratio | × bare | peak RSS MB | floor RSS MB | CPU ms/req | floor CPU ms/req | non-2xx | same JSON |',
+        '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
       );
       for (const e of phase.endpoints) {
         if (e.skipped) {
-          lines.push(`| ${e.label} | skipped: ${e.skipped} |||||||||||||`);
+          lines.push(`| ${e.label} | skipped: ${e.skipped} ||||||||||||||`);
           continue;
         }
         const p = e.product!;
         const f = e.floor;
         lines.push(
-          `| ${e.label} | ${p.rps} | ${fmt(p.p50)} | ${fmt(p.p99)} | ${fmt(f?.rps)} | ${fmt(f?.p50)} | ${fmt(f?.p99)} | ${fmt(e.ratio, 2)} | ${fmt(p.peakRssMb)} | ${fmt(f?.peakRssMb)} | ${fmt(p.cpuMsPerRequest, 2)} | ${fmt(f?.cpuMsPerRequest, 2)} | ${p.non2xx} | ${e.sameJson === undefined ? '–' : e.sameJson ? 'yes' : 'NO'} |`,
+          `| ${e.label} | ${p.rps} | ${fmt(p.p50)} | ${fmt(p.p99)} | ${fmt(f?.rps)} | ${fmt(f?.p50)} | ${fmt(f?.p99)} | ${fmt(e.ratio, 2)} | ${fmt(e.bareRatio, 2)} | ${fmt(p.peakRssMb)} | ${fmt(f?.peakRssMb)} | ${fmt(p.cpuMsPerRequest, 2)} | ${fmt(f?.cpuMsPerRequest, 2)} | ${p.non2xx} | ${e.sameJson === undefined ? '–' : e.sameJson ? 'yes' : 'NO'} |`,
         );
       }
+      if (phase.bare)
+        lines.push(
+          '',
+          `Bare floor (the floor server's GET /bare/:id: one primary-key SELECT answered as ~340 B of JSON, no session): ` +
+            `${phase.bare.rps} req/s, p50 ${fmt(phase.bare.p50)} ms, p99 ${fmt(phase.bare.p99)} ms. ` +
+            `"ratio" is the product over the floor running its own SQL; "× bare" over the bare floor. ` +
+            `Reads carry a member's token (a different member each request).`,
+        );
       if (phase.voteCheck)
         lines.push(
           '',

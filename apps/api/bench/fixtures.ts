@@ -200,3 +200,50 @@ export async function checkVotes(q: RawDb): Promise<VoteCheck> {
       r!.ledgerBalanceSum === '0',
   };
 }
+
+/**
+ * `count` bounties of the heavy shape: `rounds` rounds (all ended but the last, which runs
+ * for a week) of `perRound` claims each, by the generated hunters and on their media.
+ * Returns the bounty ids. Needs data from generate.ts (users, hunters, claims) already there.
+ * The claims start with no votes (vote totals must equal a recount of the votes table).
+ */
+export async function addRoundBounties(
+  q: RawDb,
+  count: number,
+  rounds = 5,
+  perRound = 50,
+): Promise<number[]> {
+  await syncSequence(q, 'bounties');
+  await syncSequence(q, 'rounds');
+  await syncSequence(q, 'claims');
+  return q.transaction(async (tx) => {
+    const made = await tx.query<{ id: number }>(
+      `insert into bounties (user_id, title, amount, media_type, round_count, status, created_at)
+       select (select min(id) from users), 'Five rounds of sunset light ' || g, 500, 1, $2, 'open',
+              now() - make_interval(days => $2 * 2)
+         from generate_series(1, $1::int) g
+       returning id`,
+      [count, rounds],
+    );
+    const ids = made.map((r) => r.id);
+    await tx.query(
+      `insert into rounds (bounty_id, number, end_date, closed_at, created_at)
+       select b, n, now() - make_interval(days => ($2 - n) * 2) + case when n = $2 then interval '7 days' else interval '0' end,
+              case when n < $2 then now() - make_interval(days => ($2 - n) * 2) end,
+              now() - make_interval(days => ($2 - n + 1) * 2)
+         from unnest($1::int4[]) b, generate_series(1, $2::int) n`,
+      [ids, rounds],
+    );
+    await tx.query(
+      `with h as (select array_agg(id order by id) as ids from hunters),
+            m as (select array_agg(media order by id) as keys from (select id, media from claims order by id limit 50) x)
+       insert into claims (bounty_id, round_number, hunter_id, media, votes, created_at)
+       select b, n, h.ids[1 + (k * 7 + n * 13 + b) % cardinality(h.ids)],
+              m.keys[1 + (k + n) % cardinality(m.keys)], 0,
+              now() - make_interval(days => ($2 - n + 1) * 2) + make_interval(mins => k)
+         from unnest($1::int4[]) b, generate_series(1, $2::int) n, generate_series(1, $3::int) k, h, m`,
+      [ids, rounds, perRound],
+    );
+    return ids;
+  });
+}

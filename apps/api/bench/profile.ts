@@ -60,8 +60,23 @@ const requests: Record<string, Request> = {
     headers: json,
     body: JSON.stringify({ term: SEARCH_TERM }),
   },
-  bounty: { method: 'GET', setupRequest: (r) => ({ ...r, path: `/bounty/${next(bountyIds)}` }) },
-  claim: { method: 'GET', setupRequest: (r) => ({ ...r, path: `/claim/${next(claimIds)}` }) },
+  // Reads go out with a member's token, as a signed-in member's would.
+  bounty: {
+    method: 'GET',
+    setupRequest: (r) => ({
+      ...r,
+      path: `/bounty/${next(bountyIds)}`,
+      headers: { authorization: `Bearer ${next(voters).token}` },
+    }),
+  },
+  claim: {
+    method: 'GET',
+    setupRequest: (r) => ({
+      ...r,
+      path: `/claim/${next(claimIds)}`,
+      headers: { authorization: `Bearer ${next(voters).token}` },
+    }),
+  },
   user: {
     method: 'GET',
     path: '/user',
@@ -89,6 +104,7 @@ if (!req) {
 }
 
 const profDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bh-prof-'));
+const spawnedAt = performance.now();
 const proc = spawn(
   process.execPath,
   [
@@ -116,6 +132,8 @@ for (let i = 0; ; i++) {
   if (i > 300) throw new Error('the product did not start');
   await new Promise((r) => setTimeout(r, 200));
 }
+// Samples before the load (start-up: loading and compiling modules) are left out below.
+const loadStartMs = performance.now() - spawnedAt;
 const result = await autocannon({
   url: base,
   connections: Number(args.connections),
@@ -142,6 +160,14 @@ const profile = JSON.parse(fs.readFileSync(path.join(profDir, file), 'utf8')) as
   timeDeltas: number[];
 };
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+// Leaves out the samples of start-up (before the load began), setting their time to 0.
+{
+  let elapsed = 0;
+  profile.timeDeltas = profile.timeDeltas.map((d) => {
+    elapsed += d;
+    return elapsed < loadStartMs * 1000 ? 0 : d;
+  });
+}
 const self = new Map<number, number>();
 profile.samples.forEach((id, i) =>
   self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)),
@@ -168,6 +194,36 @@ for (const [id, us] of self) {
   pkgs.set(pkg, (pkgs.get(pkg) ?? 0) + us);
 }
 const pct = (us: number) => `${((us / total) * 100).toFixed(1).padStart(5)}%`;
+
+// Inclusive time: the share of busy samples with a package (or a product file) anywhere on
+// the stack, e.g. how much of the work ran under helmet's hook or drizzle's query builder.
+const parent = new Map<number, number>();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const unitOf = (url: string) => {
+  const where = url.replace(/^file:\/\//, '').replace(rootDir, '');
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(where)?.[1];
+  if (pkg) return pkg;
+  if (where.startsWith('/apps/') || where.startsWith('/packages/'))
+    return where.replace(/\.[cm]?[jt]s$/, '');
+  return null;
+};
+const inclusive = new Map<string, number>();
+let busy = 0;
+profile.samples.forEach((id, i) => {
+  const fn = byId.get(id)!.callFrame.functionName;
+  if (fn === '(idle)' || fn === '(program)') return;
+  const us = profile.timeDeltas[i] ?? 0;
+  busy += us;
+  const seen = new Set<string>();
+  for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+    const unit = unitOf(byId.get(at)!.callFrame.url);
+    if (unit) seen.add(unit);
+  }
+  for (const u of seen) inclusive.set(u, (inclusive.get(u) ?? 0) + us);
+});
+console.log('\nInclusive share of busy time (package or product file anywhere on the stack):');
+for (const [u, us] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, 40))
+  console.log(`${((us / busy) * 100).toFixed(1).padStart(5)}%  ${u}`);
 console.log('\nSelf time by package:');
 for (const [p, us] of [...pkgs].sort((a, b) => b[1] - a[1]).slice(0, 20))
   console.log(`${pct(us)}  ${p}`);

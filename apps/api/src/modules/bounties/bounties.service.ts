@@ -35,6 +35,7 @@ import { isUniqueViolation } from '../../db/errors';
 import type { DbOrTx } from '../../db/client';
 import type { ReportItemPreview } from '@bountyhunt/shared/moderation';
 import { bountyTopic, type LiveService } from '../live/live.service';
+import { EVENTS } from '@bountyhunt/shared/live';
 import type { Notice, NotificationsService } from '../notifications/notifications.service';
 import { ANONYMOUS, seesHiddenOf, type HiddenChange, type Viewer } from '../../lib/visibility';
 
@@ -58,6 +59,10 @@ export function toPrefixQuery(term: string): string | null {
 /** A tally carries the round's top claims, and up to this many more that were voted on. */
 const TALLY_TOP = 100;
 const TALLY_EXTRA = 50;
+/** A round's tallies go out at most this often (EVENTS.talliesPerSecond). */
+const TALLY_WINDOW_MS = 1000 / EVENTS.talliesPerSecond;
+/** Votes arriving within this many ms share one tally query. */
+const TALLY_GATHER_MS = 15;
 
 /** The feed's page sizes (limits from the shared search schema). */
 const FEED_PAGE: PageSize = { default: SEARCH_PAGE.default, max: SEARCH_PAGE.max };
@@ -83,36 +88,82 @@ export class BountiesService {
     private readonly notifications: NotificationsService,
   ) {}
 
-  /** Claims voted on since a round's last tally went out, by `bountyId:round`. */
-  private readonly tallyPending = new Map<string, Set<number>>();
+  /** Rounds whose counts moved since their last tally, by `bountyId:round`, and the claims voted on. */
+  private readonly tallyPending = new Map<
+    string,
+    { bountyId: number; roundNumber: number; claims: Set<number> }
+  >();
+  /** When each round's last tally went out (a round gets at most `talliesPerSecond`). */
+  private readonly tallySent = new Map<string, number>();
+  private tallyTimer: NodeJS.Timeout | null = null;
 
   /**
    * Votes moved a round's counts: watchers of the bounty get its tally, at most a few times a
-   * second however many votes arrive (the first at once, the rest folded into the next).
+   * second however many votes arrive. The rounds moved within a few milliseconds go out
+   * together: one query for all their tallies and one batch of events (issue 21: a tally per
+   * vote cost two more round trips than the vote itself).
    */
   private tallyChanged(bountyId: number, roundNumber: number, claimId?: number): void {
     const key = `${bountyId}:${roundNumber}`;
     let pending = this.tallyPending.get(key);
-    if (!pending) this.tallyPending.set(key, (pending = new Set()));
-    if (claimId !== undefined && pending.size < TALLY_EXTRA) pending.add(claimId);
-    this.live.throttle(`tally:${key}`, async () => {
-      const also = [...(this.tallyPending.get(key) ?? [])];
+    if (!pending)
+      this.tallyPending.set(key, (pending = { bountyId, roundNumber, claims: new Set() }));
+    if (claimId !== undefined && pending.claims.size < TALLY_EXTRA) pending.claims.add(claimId);
+    this.scheduleTallies();
+  }
+
+  private scheduleTallies(): void {
+    if (this.tallyTimer || this.tallyPending.size === 0) return;
+    const now = Date.now();
+    let due = Infinity;
+    for (const key of this.tallyPending.keys())
+      due = Math.min(due, (this.tallySent.get(key) ?? 0) + TALLY_WINDOW_MS);
+    this.tallyTimer = setTimeout(
+      () => {
+        this.tallyTimer = null;
+        void this.sendTallies();
+      },
+      Math.max(TALLY_GATHER_MS, due - now),
+    );
+    this.tallyTimer.unref();
+  }
+
+  private async sendTallies(): Promise<void> {
+    const now = Date.now();
+    for (const [key, at] of this.tallySent)
+      if (now - at >= TALLY_WINDOW_MS) this.tallySent.delete(key);
+    const ready = [...this.tallyPending].filter(([key]) => !this.tallySent.has(key));
+    for (const [key] of ready) {
       this.tallyPending.delete(key);
-      const claims = await claimsRepo.roundTally(
-        this.ctx.db,
-        bountyId,
-        roundNumber,
-        TALLY_TOP,
-        also,
-      );
-      if (!claims.length) return;
-      await this.live.emit([
-        {
-          topic: bountyTopic(bountyId),
-          data: { type: 'tally', bountyId, roundId: roundNumber, claims },
-        },
-      ]);
-    });
+      this.tallySent.set(key, now);
+    }
+    try {
+      if (ready.length) {
+        const rounds = ready.map(([, r]) => r);
+        const tallies = await claimsRepo.roundTallies(
+          this.ctx.db,
+          rounds,
+          TALLY_TOP,
+          rounds.flatMap((r) => [...r.claims]),
+        );
+        const rows = rounds.flatMap(({ bountyId, roundNumber }) => {
+          const claims = tallies.get(`${bountyId}:${roundNumber}`);
+          return claims?.length
+            ? [
+                {
+                  topic: bountyTopic(bountyId),
+                  data: { type: 'tally' as const, bountyId, roundId: roundNumber, claims },
+                },
+              ]
+            : [];
+        });
+        if (rows.length) await this.live.emit(rows);
+      }
+    } catch (err) {
+      this.ctx.log.warn({ err: { message: (err as Error).message } }, 'live: tallies failed');
+    } finally {
+      this.scheduleTallies();
+    }
   }
 
   private now(): Date {

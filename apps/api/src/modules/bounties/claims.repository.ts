@@ -237,29 +237,53 @@ export function claimPreviews(db: DbOrTx, ids: number[]): Promise<ClaimPreviewRo
   );
 }
 
+/** A PostgreSQL array literal of whole numbers, bound as one parameter. */
+const intArray = (ids: number[]) => `{${ids.map((n) => Math.trunc(n)).join(',')}}`;
+
 /**
- * A round's live tally (issue 19): the top `limit` claims by rank (most votes, ties to the
- * earlier claim; hidden claims neither count nor show) and, beyond them, `also`.
+ * Live tallies (issue 19) of several rounds in one round trip (bounties.service.ts gathers
+ * the rounds votes moved within a few milliseconds): per `bountyId:round`, the top `limit`
+ * claims by rank (most votes, ties to the earlier claim; hidden claims neither count nor
+ * show) and, beyond them, those of `also` (which may mix the claims of every round: a claim
+ * belongs to one round only).
  */
-export async function roundTally(
+export async function roundTallies(
   db: DbOrTx,
-  bountyId: number,
-  roundNumber: number,
+  rounds: { bountyId: number; roundNumber: number }[],
   limit: number,
   also: number[],
-): Promise<{ claimId: number; votes: number; rank: number }[]> {
-  const rows = await queryRows<{ id: number; votes: number | null; rank: number | string }>(
+): Promise<Map<string, { claimId: number; votes: number; rank: number }[]>> {
+  const out = new Map<string, { claimId: number; votes: number; rank: number }[]>();
+  if (!rounds.length) return out;
+  const rows = await queryRows<{
+    bounty_id: number;
+    round_number: number;
+    id: number;
+    votes: number | null;
+    rank: number | string;
+  }>(
     db,
-    sql`select id, votes, rank from (
-        select c.id, c.votes, row_number() over (
-          order by c.votes desc nulls last, c.created_at, c.id) as rank
-        from claims c
-        where c.bounty_id = ${bountyId} and c.round_number = ${roundNumber} and c.hidden_at is null
-          -- A bounty hidden by moderators shows nothing to its watchers.
-          and not exists (select 1 from bounties b where b.id = c.bounty_id and b.hidden_at is not null)
-      ) ranked
-      where rank <= ${limit}${also.length ? sql` or id in ${also}` : sql``}
-      order by rank`,
+    sql`select k.b as bounty_id, k.r as round_number, t.id, t.votes, t.rank
+      from unnest(${intArray(rounds.map((r) => r.bountyId))}::int4[],
+                  ${intArray(rounds.map((r) => r.roundNumber))}::int4[]) as k(b, r)
+      cross join lateral (
+        select id, votes, rank from (
+          select c.id, c.votes, row_number() over (
+            order by c.votes desc nulls last, c.created_at, c.id) as rank
+          from claims c
+          where c.bounty_id = k.b and c.round_number = k.r and c.hidden_at is null
+            -- A bounty hidden by moderators shows nothing to its watchers.
+            and not exists (select 1 from bounties b where b.id = c.bounty_id and b.hidden_at is not null)
+        ) ranked
+        where rank <= ${limit}${also.length ? sql` or id in ${also}` : sql``}
+      ) t
+      order by k.b, k.r, t.rank`,
   );
-  return rows.map((r) => ({ claimId: r.id, votes: Number(r.votes ?? 0), rank: Number(r.rank) }));
+  for (const r of rows) {
+    const key = `${r.bounty_id}:${r.round_number}`;
+    let list = out.get(key);
+    if (!list) out.set(key, (list = []));
+    list.push({ claimId: r.id, votes: Number(r.votes ?? 0), rank: Number(r.rank) });
+  }
+  return out;
 }

@@ -180,6 +180,58 @@ describe('GET /events', () => {
     anon.close();
   });
 
+  it('votes on several bounties at once: each round gets its own tally, from one batch', async () => {
+    const bounties = await Promise.all(
+      [0, 1, 2].map(() => postBounty(t.app, member, { amount: 0 })),
+    );
+    const claims: number[][] = [];
+    for (const { bountyId } of bounties)
+      claims.push([
+        await postClaim(t.app, t.root.ctx.db, hunter, bountyId),
+        await postClaim(t.app, t.root.ctx.db, hunter, bountyId),
+      ]);
+    const watch = await openStream(base, { watch: bounties.map((b) => b.bountyId) });
+    const voter = await activeMember(t.app, t.root.ctx.db, t.clock.now(), 30);
+    // In each bounty the second claim gets more votes than the first: it ranks first.
+    await Promise.all(
+      claims.flatMap(([first, second], i) =>
+        [
+          [first!, 1 + i],
+          [second!, 2 + i],
+        ].map(([claimId, votes]) =>
+          t.app.inject({
+            method: 'POST',
+            url: '/vote',
+            headers: voter.auth,
+            payload: { claimId, votes },
+          }),
+        ),
+      ),
+    );
+    for (const [i, { bountyId }] of bounties.entries()) {
+      const [first, second] = claims[i]!;
+      const tally = await watch.next(
+        (e) =>
+          e.data.type === 'tally' &&
+          e.data.bountyId === bountyId &&
+          e.data.claims.length === 2 &&
+          e.data.claims[0].votes === 2 + i &&
+          e.data.claims[1].votes === 1 + i,
+        5000,
+      );
+      expect(tally.data).toEqual({
+        type: 'tally',
+        bountyId,
+        roundId: 1,
+        claims: [
+          { claimId: second, votes: 2 + i, rank: 1 },
+          { claimId: first, votes: 1 + i, rank: 2 },
+        ],
+      });
+    }
+    watch.close();
+  });
+
   it('a bounty hidden by moderators sends its watchers no tally', async () => {
     const { bountyId } = await postBounty(t.app, member, { amount: 0 });
     const claimId = await postClaim(t.app, t.root.ctx.db, hunter, bountyId);
