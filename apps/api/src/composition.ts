@@ -117,7 +117,7 @@ function createServices(
     parts.cipher.deriveKey('notification-unsubscribe'),
   );
   const messages = new MessagesService(ctx, live, notifications);
-  const auth = new AuthService(ctx, audit);
+  const auth = new AuthService(ctx, audit, live);
   const users = new UsersService(ctx);
   const account = new AccountService(ctx, parts.cipher, users, auth);
   const billing = new BillingService(ctx, parts.gateway, users);

@@ -89,6 +89,12 @@ const envSchema = z.object({
     .default(500 * 1024 * 1024),
   /** Images with more pixels than this are refused (decompression bombs). */
   MAX_IMAGE_PIXELS: z.coerce.number().int().positive().default(100_000_000),
+  /**
+   * A signed-in request's session is looked up at most once per this many ms per instance
+   * (0: every request). Sign-outs and other session changes are forgotten at once, on every
+   * instance (docs/decisions/0015-session-cache.md).
+   */
+  SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
   /** Feed pages are built at most once per this many ms per instance (0: no cache). */
   FEED_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /**

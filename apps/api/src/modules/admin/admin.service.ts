@@ -114,7 +114,7 @@ export class AdminService {
     await this.ctx.db.transaction(async (tx) => {
       const ok = await useRecoveryCode(tx, actor.userId, hashRecoveryCode(input.recoveryCode), now);
       if (!ok) throw badRequest(ADMIN_MSG.codeInvalid, ADMIN_CODES.codeInvalid);
-      await this.auth.markSecondFactor(actor.sessionId, tx);
+      await this.auth.markSecondFactor(actor, tx);
       await this.audit.record(
         {
           actorId: actor.userId,
@@ -147,6 +147,7 @@ export class AdminService {
     if (existing) {
       const row = await this.users.addRole(existing.id, ROLE.admin);
       if (!row) throw notFound();
+      await this.auth.userChanged(row.id);
       await this.audit.record({
         actorId: null,
         action: 'admin.granted',
@@ -221,7 +222,7 @@ export class AdminService {
     await this.ctx.db.transaction(async (tx) => {
       if (!(await acceptStep(tx, actor.userId, step, now, confirm)))
         throw badRequest(ADMIN_MSG.codeInvalid, ADMIN_CODES.codeInvalid);
-      await this.auth.markSecondFactor(actor.sessionId, tx);
+      await this.auth.markSecondFactor(actor, tx);
       await this.audit.record(
         {
           actorId: actor.userId,

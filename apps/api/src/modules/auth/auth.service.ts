@@ -7,6 +7,8 @@ import { badRequest, forbidden } from '../../errors';
 import type { AuditService } from '../admin/audit.service';
 import { dummyPasswordHash, verifyPassword } from '../../lib/password';
 import { hashToken, randomToken } from '../../lib/tokens';
+import type { LiveService } from '../live/live.service';
+import { SessionCache, type Forget } from './session-cache';
 import { findUserByEmail } from '../users/users.read';
 import { presentUser } from '../users/users.present';
 import {
@@ -24,11 +26,34 @@ export const SESSION_IDLE_MS = 30 * 24 * 3600 * 1000;
 /** Last-use writes are throttled so reads do not each write. */
 const TOUCH_EVERY_MS = 5 * 60 * 1000;
 
+/** The session cache's messages between instances (LiveService.control). */
+const SESSIONS_CONTROL = 'sessions';
+
 export class AuthService {
+  /** Sessions seen lately (SESSION_CACHE_MS), so a signed-in request costs no lookup. */
+  readonly sessions: SessionCache;
+
   constructor(
     private readonly ctx: ServiceContext,
     private readonly audit: AuditService,
-  ) {}
+    /** Tells the other instances what their caches must forget (absent: one instance). */
+    private readonly live?: LiveService,
+  ) {
+    this.sessions = new SessionCache(ctx.config.SESSION_CACHE_MS);
+    live?.onControl(SESSIONS_CONTROL, {
+      on: (data) => {
+        const f = data as Forget;
+        if (typeof f?.userId === 'number') this.sessions.forget(f);
+      },
+      gap: () => this.sessions.clear(),
+    });
+  }
+
+  /** Forgets cached sessions here and, once `db`'s transaction commits, on every instance. */
+  private async forget(change: Forget, db?: DbOrTx): Promise<void> {
+    this.sessions.forget(change);
+    await this.live?.control(SESSIONS_CONTROL, change, db);
+  }
 
   /** Sign-in; a suspended account is refused (403 SUSPENDED), an admin's is audited. */
   async login(email: string, password: string, ip: string | null = null): Promise<AuthAnswer> {
@@ -66,22 +91,30 @@ export class AuthService {
   async authenticate(token: string): Promise<Actor | null> {
     if (!token || token.length > 200) return null;
     const now = this.ctx.clock.now();
-    const session = await findLiveSession(this.ctx.db, hashToken(token), now);
-    if (!session) return null;
-    if (now.getTime() - session.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
-      await touchSession(
-        this.ctx.db,
-        session.sessionId,
-        now,
-        new Date(now.getTime() + SESSION_IDLE_MS),
-      );
+    const hash = hashToken(token);
+    let cached = this.sessions.get(hash, now.getTime());
+    if (!cached) {
+      const generation = this.sessions.generation();
+      const session = await findLiveSession(this.ctx.db, hash, now);
+      if (!session) return null;
+      cached = {
+        actor: {
+          userId: session.userId,
+          role: session.role,
+          sessionId: session.sessionId,
+          secondFactor: session.secondFactorAt !== null,
+        },
+        expiresAt: session.expiresAt.getTime(),
+        lastUsedAt: session.lastUsedAt.getTime(),
+      };
+      this.sessions.keep(hash, cached, generation);
     }
-    return {
-      userId: session.userId,
-      role: session.role,
-      sessionId: session.sessionId,
-      secondFactor: session.secondFactorAt !== null,
-    };
+    if (now.getTime() - cached.lastUsedAt > TOUCH_EVERY_MS) {
+      const expiresAt = new Date(now.getTime() + SESSION_IDLE_MS);
+      await touchSession(this.ctx.db, cached.actor.sessionId, now, expiresAt);
+      this.sessions.touched(hash, now.getTime(), expiresAt.getTime());
+    }
+    return { ...cached.actor };
   }
 
   /** A session still signs its user in (an open event stream checks now and then). */
@@ -91,20 +124,34 @@ export class AuthService {
 
   /** DELETE /auth/{token}: ends that session. Unknown tokens are a no-op, so logout never leaks whether a token existed. */
   async logout(token: string): Promise<void> {
-    await deleteSessionByHash(this.ctx.db, hashToken(token));
+    const gone = await deleteSessionByHash(this.ctx.db, hashToken(token));
+    if (gone) await this.forget({ userId: gone.userId, sessionId: gone.id });
   }
 
   /** This session passed the admin second factor (TOTP or a recovery code). */
-  markSecondFactor(sessionId: number, db: DbOrTx = this.ctx.db): Promise<void> {
-    return markSessionSecondFactor(db, sessionId, this.ctx.clock.now());
+  async markSecondFactor(
+    actor: Pick<Actor, 'userId' | 'sessionId'>,
+    db: DbOrTx = this.ctx.db,
+  ): Promise<void> {
+    await markSessionSecondFactor(db, actor.sessionId, this.ctx.clock.now());
+    await this.forget({ userId: actor.userId, sessionId: actor.sessionId }, db);
   }
 
   /** Ends every session of the user but `keepSessionId`; `db` lets a caller's transaction include it. */
-  endOtherSessions(
+  async endOtherSessions(
     userId: number,
     keepSessionId?: number,
     db: DbOrTx = this.ctx.db,
   ): Promise<void> {
-    return deleteUserSessions(db, userId, keepSessionId);
+    await deleteUserSessions(db, userId, keepSessionId);
+    await this.forget(keepSessionId === undefined ? { userId } : { userId, keepSessionId }, db);
+  }
+
+  /**
+   * The user's role or standing changed outside a session change (a role added): what is
+   * cached of their sessions goes, here and on every instance once `db` commits.
+   */
+  userChanged(userId: number, db?: DbOrTx): Promise<void> {
+    return this.forget({ userId }, db);
   }
 }

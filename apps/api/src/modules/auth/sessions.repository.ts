@@ -27,6 +27,7 @@ const liveSessionStmt = preparedQuery('sessions_live', (db) =>
       sessionId: sessions.id,
       userId: sessions.userId,
       lastUsedAt: sessions.lastUsedAt,
+      expiresAt: sessions.expiresAt,
       secondFactorAt: sessions.secondFactorAt,
       role: sessionUserJoin.role,
     })
@@ -56,12 +57,16 @@ export async function touchSession(
   await db.update(sessions).set({ lastUsedAt: now, expiresAt }).where(eq(sessions.id, id));
 }
 
-export async function deleteSessionByHash(db: DbOrTx, tokenHash: string): Promise<boolean> {
+/** The session ended, if there was one. */
+export async function deleteSessionByHash(
+  db: DbOrTx,
+  tokenHash: string,
+): Promise<{ id: number; userId: number } | undefined> {
   const rows = await db
     .delete(sessions)
     .where(eq(sessions.tokenHash, tokenHash))
-    .returning({ id: sessions.id });
-  return rows.length > 0;
+    .returning({ id: sessions.id, userId: sessions.userId });
+  return rows[0];
 }
 
 /** Ends every session of the user except `keepId` (all when undefined). */

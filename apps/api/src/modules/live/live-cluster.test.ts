@@ -29,6 +29,7 @@ async function instance(url: string, bus: 'postgres' | 'redis'): Promise<Instanc
   const config = testConfig({
     DATABASE_URL: url,
     LIVE_BUS: bus,
+    SESSION_CACHE_MS: '10000',
     ...(bus === 'redis' ? { REDIS_URL: redisUrl! } : {}),
   });
   const log = createLogger(config, new Writable({ write: (_c, _e, cb) => cb() }));
@@ -110,6 +111,41 @@ for (const bus of ['postgres', 'redis'] as const) {
         await onA.next((e) => e.data.message?.text === 'and back');
         onA.close();
         onB.close();
+      });
+
+      it('a sign-out or password change on A ends the sessions B has cached', async () => {
+        const me = (i: Instance, auth: { authorization: string }) =>
+          i.app.inject({ method: 'GET', url: '/user', headers: auth }).then((r) => r.statusCode);
+        /** B forgets within a moment (the bus carries it); never a second 200 after that. */
+        const goneOn = async (i: Instance, auth: { authorization: string }) => {
+          const until = Date.now() + 2000;
+          while ((await me(i, auth)) === 200 && Date.now() < until)
+            await new Promise((r) => setTimeout(r, 10));
+          return me(i, auth);
+        };
+        const u = await signUp(a.app);
+        expect(await me(b, u.auth)).toBe(200);
+        const token = u.auth.authorization.slice('Bearer '.length);
+        await a.app.inject({ method: 'DELETE', url: `/auth/${token}` });
+        expect(await goneOn(b, u.auth)).toBe(401);
+
+        const v = await signUp(a.app);
+        const login = await b.app.inject({
+          method: 'POST',
+          url: '/auth',
+          payload: { email: v.email, password: v.password },
+        });
+        const other = { authorization: `Bearer ${login.json().token as string}` };
+        expect(await me(b, other)).toBe(200);
+        const changed = await a.app.inject({
+          method: 'PUT',
+          url: '/user/password',
+          headers: v.auth,
+          payload: { oldPassword: v.password, newPassword: 'Another-pass2!' },
+        });
+        expect(changed.statusCode).toBe(204);
+        expect(await goneOn(b, other)).toBe(401);
+        expect(await me(b, v.auth)).toBe(200);
       });
 
       it('a stream resumed on the other instance replays what it missed', async () => {

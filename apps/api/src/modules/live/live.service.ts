@@ -37,6 +37,14 @@ export interface OpenStream {
   write(event: BusEvent): void;
 }
 
+/** Bus topics of control messages between instances (never a stream's topic). */
+const CONTROL = 'sys:';
+
+export interface ControlHandler {
+  on(data: unknown): void;
+  gap(): void;
+}
+
 export class LiveService {
   readonly hub = new LiveHub();
   /** Open streams and the last event id each was sent (for catch-up after a bus gap). */
@@ -48,9 +56,55 @@ export class LiveService {
     private readonly bus: EventBus,
   ) {
     bus.listen(
-      (events) => this.hub.deliver(events),
-      () => void this.catchUp(),
+      (events) => {
+        const forStreams = events.filter((e) => !e.topic?.startsWith(CONTROL));
+        if (forStreams.length < events.length) this.receiveControls(events);
+        this.hub.deliver(forStreams);
+      },
+      () => {
+        for (const c of this.controls.values()) c.gap();
+        void this.catchUp();
+      },
     );
+  }
+
+  /** Handlers of control messages between instances, by name (not stored, never streamed). */
+  private readonly controls = new Map<string, ControlHandler>();
+
+  /**
+   * Another module's messages to every instance (the session cache's forgettings): `on` gets
+   * each, here and elsewhere; `gap` runs when the bus lost messages (then trust nothing kept).
+   */
+  onControl(name: string, handler: ControlHandler): void {
+    this.controls.set(name, handler);
+  }
+
+  /**
+   * Sends a control message to every instance. With `db` on PostgreSQL it leaves when the
+   * caller's transaction commits (NOTIFY); otherwise at once. Never throws.
+   */
+  async control(name: string, data: unknown, db?: DbOrTx): Promise<void> {
+    const event: BusEvent = { id: 0, userId: null, topic: `${CONTROL}${name}`, data };
+    try {
+      if (db && this.bus.publishWithin) await this.bus.publishWithin(db, [event]);
+      else await this.bus.publish([event]);
+    } catch (err) {
+      this.ctx.log.warn({ err: { message: (err as Error).message } }, 'live: control failed');
+    }
+  }
+
+  private receiveControls(events: BusEvent[]): void {
+    for (const e of events) {
+      if (!e.topic?.startsWith(CONTROL)) continue;
+      try {
+        this.controls.get(e.topic.slice(CONTROL.length))?.on(e.data);
+      } catch (err) {
+        this.ctx.log.warn(
+          { err: { message: (err as Error).message } },
+          'live: control handler failed',
+        );
+      }
+    }
   }
 
   get busKind(): EventBus['kind'] {

@@ -1,0 +1,96 @@
+/**
+ * The session cache through the API (SESSION_CACHE_MS on): a signed-in request is served
+ * from it, and every way a session ends or changes takes effect on the very next request.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../db/client';
+import { createTestApp, PASSWORD, signUp, type TestApp } from '../../../test/helper';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ env: { SESSION_CACHE_MS: '10000', RL_LOGIN_EMAIL: '1000/60' } });
+});
+afterAll(() => t.close());
+
+const me = (auth: { authorization: string }) =>
+  t.app.inject({ method: 'GET', url: '/user', headers: auth }).then((r) => r.statusCode);
+
+async function signIn(email: string, password = PASSWORD) {
+  const res = await t.app.inject({ method: 'POST', url: '/auth', payload: { email, password } });
+  expect(res.statusCode).toBe(200);
+  return { authorization: `Bearer ${res.json().token as string}` };
+}
+
+describe('session cache (SESSION_CACHE_MS)', () => {
+  it('serves a session it has seen without looking it up again', async () => {
+    const u = await signUp(t.app);
+    expect(await me(u.auth)).toBe(200);
+    // Behind the API's back (no instance is told): the cache still answers for a while.
+    await queryRows(t.root.ctx.db, sql`delete from sessions where user_id = ${u.userId}`);
+    expect(await me(u.auth)).toBe(200);
+    t.root.services.auth.sessions.clear();
+    expect(await me(u.auth)).toBe(401);
+  });
+
+  it('a sign-out ends the session at once', async () => {
+    const u = await signUp(t.app);
+    expect(await me(u.auth)).toBe(200);
+    const token = u.auth.authorization.slice('Bearer '.length);
+    const out = await t.app.inject({ method: 'DELETE', url: `/auth/${token}` });
+    expect(out.statusCode).toBeLessThan(300);
+    expect(await me(u.auth)).toBe(401);
+  });
+
+  it('a password change ends the other sessions at once and keeps this one', async () => {
+    const u = await signUp(t.app);
+    const other = await signIn(u.email);
+    expect(await me(other)).toBe(200);
+    expect(await me(u.auth)).toBe(200);
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/user/password',
+      headers: u.auth,
+      payload: { oldPassword: PASSWORD, newPassword: 'Another-pass2!' },
+    });
+    expect(res.statusCode).toBe(204);
+    expect(await me(other)).toBe(401);
+    expect(await me(u.auth)).toBe(200);
+  });
+
+  it('a suspension ends every session at once', async () => {
+    const admin = await signUp(t.app);
+    const u = await signUp(t.app);
+    expect(await me(u.auth)).toBe(200);
+    await t.root.services.adminUsers.suspend(
+      { userId: admin.userId, role: 5, sessionId: 0, secondFactor: true },
+      u.userId,
+      'test',
+      null,
+    );
+    expect(await me(u.auth)).toBe(401);
+  });
+
+  it('never outlives the session: an expired session answers 401 though cached', async () => {
+    const u = await signUp(t.app);
+    expect(await me(u.auth)).toBe(200);
+    t.clock.advance(31 * 24 * 3600 * 1000);
+    expect(await me(u.auth)).toBe(401);
+  });
+
+  it('still records the session’s use every few minutes (idle expiry moves on)', async () => {
+    const u = await signUp(t.app);
+    expect(await me(u.auth)).toBe(200);
+    const lastUsed = async () =>
+      (
+        await queryRows<{ at: string }>(
+          t.root.ctx.db,
+          sql`select last_used_at::text as at from sessions where user_id = ${u.userId}`,
+        )
+      )[0]!.at;
+    const before = await lastUsed();
+    t.clock.advance(6 * 60 * 1000);
+    expect(await me(u.auth)).toBe(200);
+    expect(await lastUsed()).not.toBe(before);
+  });
+});
