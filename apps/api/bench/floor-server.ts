@@ -114,6 +114,21 @@ const ROUNDS_WITH_CLAIMS = `select rr.bounty_id as r_bounty_id, rr.number as r_n
   where rr.bounty_id = any($1::int4[])
   order by rr.bounty_id, rr.number, x.votes desc nulls last, x.created_at asc, x.id asc`;
 
+const BOUNTY_PAGE = `select b.id as b_id, b.user_id as b_user_id, b.title as b_title,
+    b.amount as b_amount, b.media_type as b_media_type, b.round_count as b_round_count,
+    b.status as b_status, b.winner_claim_id as b_winner_claim_id, b.created_at as b_created_at,
+    rr.bounty_id as r_bounty_id, rr.number as r_number, rr.end_date as r_end_date, x.*
+  from bounties b
+  left join rounds rr on rr.bounty_id = b.id
+  left join lateral (
+    select ${CLAIM_COLUMNS} ${CLAIM_JOINS}
+    where c.bounty_id = rr.bounty_id and c.round_number = rr.number
+    order by c.votes desc nulls last, c.created_at asc, c.id asc
+    limit $2
+  ) x on true
+  where b.id = $1
+  order by rr.number, x.votes desc nulls last, x.created_at asc, x.id asc`;
+
 type Row = Record<string, unknown>;
 
 function presentClaim(v: Row) {
@@ -142,9 +157,13 @@ interface RoundOut {
 }
 
 async function roundsOf(ids: number[], perRound: number): Promise<Map<number, RoundOut[]>> {
+  if (ids.length === 0) return new Map();
+  return groupRounds(await db.query<Row>(ROUNDS_WITH_CLAIMS, [ids, perRound], 'rounds'));
+}
+
+function groupRounds(rows: Row[]): Map<number, RoundOut[]> {
   const out = new Map<number, RoundOut[]>();
-  if (ids.length === 0) return out;
-  for (const row of await db.query<Row>(ROUNDS_WITH_CLAIMS, [ids, perRound], 'rounds')) {
+  for (const row of rows) {
     const bountyId = row.r_bounty_id as number;
     let list = out.get(bountyId);
     if (!list) out.set(bountyId, (list = []));
@@ -243,10 +262,25 @@ const signedIn = (req: { headers: { authorization?: string } }) =>
 app.get('/bounty/:id', async (req) => {
   await signedIn(req);
   const id = Number((req.params as { id: string }).id);
-  const [row] = await db.query<Row>('select * from bounties where id = $1 limit 1', [id], 'bounty');
-  if (!row) throw new HttpError(404, 'Bounty not found.', 'BOUNTY_NOT_FOUND');
-  const rounds = await roundsOf([id], 500);
-  return presentBounty(row, rounds.get(id) ?? []);
+  // One statement: the bounty's columns on each of its rounds' rows (claims.repository bountyPage).
+  const rows = await db.query<Row>(BOUNTY_PAGE, [id, 500], 'bounty_page');
+  const b = rows[0];
+  if (!b) throw new HttpError(404, 'Bounty not found.', 'BOUNTY_NOT_FOUND');
+  const rounds = groupRounds(rows.filter((r) => r.r_number != null)).get(id) ?? [];
+  return presentBounty(
+    {
+      id: b.b_id,
+      user_id: b.b_user_id,
+      title: b.b_title,
+      amount: b.b_amount,
+      media_type: b.b_media_type,
+      round_count: b.b_round_count,
+      status: b.b_status,
+      winner_claim_id: b.b_winner_claim_id,
+      created_at: b.b_created_at,
+    },
+    rounds,
+  );
 });
 
 app.get('/claim/:id', async (req) => {

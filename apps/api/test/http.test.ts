@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MSG } from '@bountyhunt/shared/auth-texts';
+import { SECURITY_HEADERS } from '../src/app';
 import { loadConfig } from '../src/env';
 import { redactUrl } from '../src/plugins/logging';
 import { createTestApp, PASSWORD, signUp, uniqueEmail, type TestApp } from './helper';
@@ -17,6 +18,28 @@ describe('HTTP conventions of CONTRACT.md', () => {
     expect(res.json()).toEqual({ status: 'ok' });
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('every answer (found, not found, refused, preflight) carries the security headers and its request id', async () => {
+    const answers = await Promise.all([
+      t.app.inject({ method: 'GET', url: '/health' }),
+      t.app.inject({ method: 'GET', url: '/no/such/route' }),
+      t.app.inject({ method: 'GET', url: '/user' }),
+      t.app.inject({
+        method: 'OPTIONS',
+        url: '/vote',
+        headers: { origin: 'http://example.com', 'access-control-request-method': 'POST' },
+      }),
+    ]);
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 404, 401, 204]);
+    for (const res of answers) {
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      for (const [name, value] of Object.entries(SECURITY_HEADERS))
+        expect(res.headers[name], name).toBe(value);
+      expect(res.headers['x-powered-by']).toBeUndefined();
+    }
+    expect(SECURITY_HEADERS['x-frame-options']).toBe('SAMEORIGIN');
+    expect(SECURITY_HEADERS['x-content-type-options']).toBe('nosniff');
   });
 
   it('answers malformed JSON with 400, never 500', async () => {

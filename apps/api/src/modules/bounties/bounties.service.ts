@@ -25,7 +25,8 @@ import { getMedia } from '../media/media.service';
 import { findHunterByUserId, findUserById, handlesOf, hunterUserId } from '../users/users.read';
 import * as repo from './bounties.repository';
 import * as claimsRepo from './claims.repository';
-import { bountyRowToSearchRow, searchBounties, type SearchCursor } from './search.repository';
+import type { RoundClaimView } from './claims.repository';
+import { searchBounties, type SearchCursor } from './search.repository';
 import * as votesRepo from './votes.repository';
 import { groupRounds, presentBounty, presentClaim } from './bounties.present';
 import type { FeedCache, FeedPage } from './feed-cache';
@@ -214,13 +215,31 @@ export class BountiesService {
    * and admins.
    */
   async get(id: number, viewer: Viewer = ANONYMOUS): Promise<Bounty> {
-    const row = await repo.findBounty(this.ctx.db, id);
-    if (!row || (row.hiddenAt && !seesHiddenOf(viewer, row.userId)))
+    const rows = await claimsRepo.bountyPage(this.ctx.db, id, BOUNTY_PAGE_CLAIMS_PER_ROUND, viewer);
+    const b = rows[0];
+    if (!b || (b.b_hidden_at && !seesHiddenOf(viewer, b.b_user_id)))
       throw notFound(BOUNTY_MSG.bountyNotFound, 'BOUNTY_NOT_FOUND');
     const rounds = groupRounds(
-      await claimsRepo.roundsWithClaims(this.ctx.db, [id], BOUNTY_PAGE_CLAIMS_PER_ROUND, viewer),
+      rows.filter((r): r is RoundClaimView & typeof r => r.r_number !== null),
     );
-    return presentBounty(bountyRowToSearchRow(row), rounds.get(id) ?? [], row.hiddenAt !== null);
+    const created = b.b_created_at instanceof Date ? b.b_created_at : new Date(b.b_created_at);
+    return presentBounty(
+      {
+        id: b.b_id,
+        user_id: b.b_user_id,
+        title: b.b_title,
+        amount: b.b_amount,
+        media_type: b.b_media_type,
+        round_count: b.b_round_count,
+        status: b.b_status,
+        winner_claim_id: b.b_winner_claim_id,
+        created_at: created,
+        created_key: created.toISOString(),
+        rank: null,
+      },
+      rounds.get(id) ?? [],
+      b.b_hidden_at !== null,
+    );
   }
 
   /** POST /bounty/search: one page, and the cursor of the next when there may be more. */

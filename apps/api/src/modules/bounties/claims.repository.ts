@@ -168,6 +168,54 @@ export async function roundsWithClaims(
   return roundsWithClaimsStmt(db, { ids: bountyIds, perRound, ...visibilityParams(viewer) });
 }
 
+/** The bounty page's rows: the bounty's columns (b_*) on each of its rounds' rows. */
+export interface BountyPageRow extends Omit<RoundClaimView, 'r_bounty_id' | 'r_number'> {
+  r_bounty_id: number | null;
+  r_number: number | null;
+  b_id: number;
+  b_user_id: number;
+  b_title: string;
+  b_amount: number;
+  b_media_type: number;
+  b_round_count: number;
+  b_status: string;
+  b_winner_claim_id: number | null;
+  b_created_at: Date | string;
+  b_hidden_at: Date | string | null;
+}
+
+const bountyPageStmt = preparedRows<BountyPageRow>(
+  'bounty_page',
+  sql`select b.id as b_id, b.user_id as b_user_id, b.title as b_title, b.amount as b_amount,
+      b.media_type as b_media_type, b.round_count as b_round_count, b.status as b_status,
+      b.winner_claim_id as b_winner_claim_id, b.created_at as b_created_at,
+      b.hidden_at as b_hidden_at,
+      rr.bounty_id as r_bounty_id, rr.number as r_number, rr.end_date as r_end_date, x.*
+    from bounties b
+    left join rounds rr on rr.bounty_id = b.id
+    left join lateral (
+      select ${CLAIM_COLUMNS} ${CLAIM_JOINS}
+      where c.bounty_id = rr.bounty_id and c.round_number = rr.number and ${VISIBLE}
+      order by ${RANK_ORDER}
+      limit ${sql.placeholder('perRound')}
+    ) x on true
+    where b.id = ${sql.placeholder('id')}::int4
+    order by rr.number, x.votes desc nulls last, x.created_at asc, x.id asc`,
+);
+
+/**
+ * The bounty page in one round trip (issue 21): the bounty, and its rounds each with at most
+ * `perRound` claims the viewer may see in rank order. No rows: no such bounty.
+ */
+export function bountyPage(
+  db: DbOrTx,
+  id: number,
+  perRound: number,
+  viewer: Viewer = ANONYMOUS,
+): Promise<BountyPageRow[]> {
+  return bountyPageStmt(db, { id, perRound, ...visibilityParams(viewer) });
+}
+
 /** 1 + the claims of the same round ranked before this one; undefined for an unknown claim. */
 /** The claim's rank among the round's claims the public sees (hidden ones do not count). */
 export async function claimRank(db: DbOrTx, claimId: number): Promise<number | undefined> {
