@@ -79,8 +79,14 @@ const bountiesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: bountyAnswer, 404: errorAnswer },
       },
     },
-    async (request) =>
-      service.get(pathId(request.params.id), viewerOf(await optionalActor(request))),
+    async (request, reply) => {
+      // JSON encoded with bountyAnswer by the service (its page cache, decision 0016).
+      const page = await service.getPage(
+        pathId(request.params.id),
+        viewerOf(await optionalActor(request)),
+      );
+      return sendJson(request, reply, page.compressed);
+    },
   );
 
   app.post(

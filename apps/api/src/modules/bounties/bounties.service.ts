@@ -9,6 +9,7 @@ import {
   type BountySearchInput,
   type Claim,
   type ClaimCreateInput,
+  bountyAnswer,
   FEED_CLAIMS_PER_ROUND,
   feedAnswer,
   type roundCreateSchema,
@@ -29,7 +30,8 @@ import type { RoundClaimView } from './claims.repository';
 import { searchBounties, type SearchCursor } from './search.repository';
 import * as votesRepo from './votes.repository';
 import { groupRounds, presentBounty, presentClaim } from './bounties.present';
-import type { FeedCache, FeedPage } from './feed-cache';
+import { FeedCache, type FeedPage } from './feed-cache';
+import { CompressedOnce } from '../../plugins/compress';
 import { creditSilver, debitSilver } from '../billing/silver.service';
 import { recordEarnings, reverseClaimEarnings, silverValueMicros } from '../payouts/ledger.service';
 import { isUniqueViolation } from '../../db/errors';
@@ -80,14 +82,25 @@ export function decodeSearchCursor(value: string | undefined): SearchCursor | un
   return c && { c: c.c, i: c.i, ...(c.r !== undefined ? { r: c.r } : {}) };
 }
 
+/** A bounty page as sent: JSON (compressed once per encoding) and whether every viewer sees it. */
+export interface BountyPage {
+  compressed: CompressedOnce;
+  everyone: boolean;
+}
+
 export class BountiesService {
+  /** Bounty pages as the public sees them (decision 0016); FEED_CACHE_MS as the feed's. */
+  private readonly pageCache: FeedCache<BountyPage>;
+
   constructor(
     private readonly ctx: ServiceContext,
     /** One per running API (composition root), shared by routes and jobs. */
     private readonly feedCache: FeedCache,
     private readonly live: LiveService,
     private readonly notifications: NotificationsService,
-  ) {}
+  ) {
+    this.pageCache = new FeedCache<BountyPage>(ctx.config.FEED_CACHE_MS, 4096);
+  }
 
   /** Rounds whose counts moved since their last tally, by `bountyId:round`, and the claims voted on. */
   private readonly tallyPending = new Map<
@@ -205,8 +218,39 @@ export class BountiesService {
         await debitSilver(tx, actor.userId, input.amount, 'bounty_hold', bounty.id, { at: now });
       return bounty.id;
     });
-    this.feedCache.clear();
+    this.pagesChanged();
     return this.get(id, { userId: actor.userId, admin: false });
+  }
+
+  /**
+   * GET /bounty/{id} as the JSON the route sends. What everyone sees (a bounty with nothing
+   * hidden, or any bounty for an anonymous reader) comes from the page cache, built at most
+   * once per FEED_CACHE_MS per instance; changes made through this instance (a vote, a claim,
+   * a round, a hide) rebuild it at once (decision 0016).
+   */
+  async getPage(id: number, viewer: Viewer = ANONYMOUS): Promise<BountyPage> {
+    const anonymous = viewer.userId === 0 && !viewer.admin;
+    if (this.pageCache.enabled) {
+      try {
+        const page = await this.pageCache.get(`b:${id}`, async () => {
+          const bounty = await this.get(id, ANONYMOUS);
+          const everyone = !(await claimsRepo.bountyHasHiddenContent(this.ctx.db, id));
+          return {
+            compressed: new CompressedOnce(JSON.stringify(z.encode(bountyAnswer, bounty))),
+            everyone,
+          };
+        });
+        if (anonymous || page.everyone) return page;
+      } catch (err) {
+        // Hidden from the public: its poster and admins still see it (below).
+        if (anonymous) throw err;
+      }
+    }
+    const bounty = await this.get(id, viewer);
+    return {
+      compressed: new CompressedOnce(JSON.stringify(z.encode(bountyAnswer, bounty))),
+      everyone: false,
+    };
   }
 
   /**
@@ -315,7 +359,7 @@ export class BountiesService {
         ...(reopened ? { status: 'open', winnerClaimId: null, decidedAt: null } : {}),
       });
     });
-    this.feedCache.clear();
+    this.pagesChanged();
     return this.get(bountyId, { userId: actor.userId, admin: false });
   }
 
@@ -362,7 +406,7 @@ export class BountiesService {
       ]);
       return { id: claim.id, events, bounty };
     });
-    this.feedCache.clear();
+    this.pagesChanged();
     await this.live.wake(posted.events);
     this.tallyChanged(posted.bounty.id, input.roundId);
     if (posted.bounty.userId !== actor.userId) {
@@ -434,6 +478,7 @@ export class BountiesService {
         throw err;
       }
       if (done) {
+        this.pageCache.delete(`b:${done.bountyId}`);
         this.tallyChanged(done.bountyId, done.roundNumber, input.claimId);
         return { claimId: input.claimId, vote: n, votes: done.votes, silver: done.silver };
       }
@@ -484,7 +529,13 @@ export class BountiesService {
 
   /** After a change the feed shows that this module did not make (a hide, a suspension). */
   feedChanged(): void {
+    this.pagesChanged();
+  }
+
+  /** The feed and the bounty pages are built anew (what they show changed). */
+  private pagesChanged(): void {
     this.feedCache.clear();
+    this.pageCache.clear();
   }
 
   /** Moderation queue previews of bounties: title, poster's handle. */
@@ -656,7 +707,7 @@ export class BountiesService {
     }
     await this.notifications.notify(notices);
     if (closed > 0) {
-      this.feedCache.clear();
+      this.pagesChanged();
       this.ctx.log.info({ closed, decided }, 'rounds closed');
     }
     return { closed, decided };

@@ -216,6 +216,23 @@ export function bountyPage(
   return bountyPageStmt(db, { id, perRound, ...visibilityParams(viewer) });
 }
 
+/**
+ * Whether anything of the bounty is out of the public's view (the bounty hidden, or a claim
+ * hidden, of a hidden hunter or of a suspended user): then its page differs by viewer.
+ */
+export async function bountyHasHiddenContent(db: DbOrTx, id: number): Promise<boolean> {
+  const rows = await queryRows<{ hidden: boolean | string }>(
+    db,
+    sql`select exists (select 1 from bounties b where b.id = ${id} and b.hidden_at is not null)
+      or exists (
+        select 1 from claims c join bounties b on b.id = c.bounty_id ${hunterCardJoin(sql`c.hunter_id`)}
+        where c.bounty_id = ${id} and not ${claimVisible(sql`0::int4`, sql`false`)}
+      ) as hidden`,
+  );
+  const v = rows[0]?.hidden;
+  return v === true || v === 't';
+}
+
 /** 1 + the claims of the same round ranked before this one; undefined for an unknown claim. */
 /** The claim's rank among the round's claims the public sees (hidden ones do not count). */
 export async function claimRank(db: DbOrTx, claimId: number): Promise<number | undefined> {

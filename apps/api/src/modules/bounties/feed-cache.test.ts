@@ -110,3 +110,87 @@ describe('POST /bounty/search with the feed cache on', () => {
     expect((await search({ term: '', cursor: 'garbage' })).statusCode).toBe(400);
   });
 });
+
+describe('GET /bounty/{id} with the page cache on (decision 0016)', () => {
+  let t: TestApp;
+  let member: Session;
+  let hunter: Session;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { RL_REGISTER_IP: '1000/3600', FEED_CACHE_MS: '60000' } });
+    member = await activeMember(t.app, t.db.handle.db, t.clock.now(), 100);
+    hunter = await signUp(t.app, { hunter: true });
+  });
+  afterAll(() => t.close());
+
+  const page = (id: number, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url: `/bounty/${id}`, headers });
+
+  it('answers everyone the same JSON, and a vote or a new claim shows at once', async () => {
+    const { bountyId } = await postBounty(t.app, member, { amount: 0 });
+    const claimId = await postClaim(t.app, t.root.ctx.db, hunter, bountyId);
+    const anon = await page(bountyId);
+    expect(anon.statusCode).toBe(200);
+    expect((await page(bountyId, member.auth)).body).toBe(anon.body);
+    const voter = await activeMember(t.app, t.db.handle.db, t.clock.now(), 10);
+    const vote = await t.app.inject({
+      method: 'POST',
+      url: '/vote',
+      headers: voter.auth,
+      payload: { claimId, votes: 3 },
+    });
+    expect(vote.statusCode).toBe(200);
+    expect((await page(bountyId)).json().rounds[0].claims[0].votes).toBe(3);
+    const second = await postClaim(t.app, t.root.ctx.db, hunter, bountyId);
+    const after = (await page(bountyId, member.auth)).json();
+    expect(after.rounds[0].claims.map((c: { claimId: number }) => c.claimId)).toEqual([
+      claimId,
+      second,
+    ]);
+  });
+
+  it('a hidden claim shows to its hunter (marked) and to no one else, in any order of asking', async () => {
+    const { bountyId } = await postBounty(t.app, member, { amount: 0 });
+    const shown = await postClaim(t.app, t.root.ctx.db, hunter, bountyId);
+    const other = await signUp(t.app, { hunter: true });
+    const hidden = await postClaim(t.app, t.root.ctx.db, other, bountyId);
+    await t.root.services.bounties.setClaimHidden(hidden, true);
+    t.root.services.bounties.feedChanged();
+    const ids = (r: { json(): { rounds: { claims: { claimId: number }[] }[] } }) =>
+      r.json().rounds[0]!.claims.map((c) => c.claimId);
+    expect(ids(await page(bountyId))).toEqual([shown]);
+    expect(ids(await page(bountyId, member.auth))).toEqual([shown]);
+    const own = (await page(bountyId, other.auth)).json();
+    expect(own.rounds[0].claims.map((c: { claimId: number }) => c.claimId).sort()).toEqual(
+      [shown, hidden].sort(),
+    );
+    expect(
+      own.rounds[0].claims.find((c: { claimId: number }) => c.claimId === hidden),
+    ).toMatchObject({ hidden: true });
+    expect(ids(await page(bountyId))).toEqual([shown]);
+  });
+
+  it('a hidden bounty is a 404 to the public and shows to its poster', async () => {
+    const { bountyId } = await postBounty(t.app, member, { amount: 0 });
+    expect((await page(bountyId)).statusCode).toBe(200);
+    await t.root.services.bounties.setBountyHidden(bountyId, true);
+    t.root.services.bounties.feedChanged();
+    expect((await page(bountyId)).statusCode).toBe(404);
+    const stranger = await signUp(t.app);
+    expect((await page(bountyId, stranger.auth)).statusCode).toBe(404);
+    const own = await page(bountyId, member.auth);
+    expect(own.statusCode).toBe(200);
+    expect(own.json()).toMatchObject({ bountyId, hidden: true });
+  });
+
+  it('compresses a page for browsers once and answers it the same', async () => {
+    const { bountyId } = await postBounty(t.app, member, { amount: 0 });
+    for (let i = 0; i < 12; i++)
+      await postClaim(t.app, t.root.ctx.db, await signUp(t.app, { hunter: true }), bountyId);
+    const plain = await page(bountyId);
+    const br = await page(bountyId, { 'accept-encoding': 'br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/Accept-Encoding/);
+    const { brotliDecompressSync } = await import('node:zlib');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+  });
+});

@@ -6,9 +6,10 @@
  * (and, once asked for, as brotli or gzip of it).
  *
  * Bounties posted, rounds opened or closed and claims posted through this instance clear it at
- * once (the poster sees their bounty); vote counts in the feed may lag by up to the TTL. The
- * bounty and claim pages are never cached. FEED_CACHE_MS=0 turns it off.
- * See docs/decisions/0007-feed-micro-cache.md.
+ * once (the poster sees their bounty); vote counts in the feed may lag by up to the TTL.
+ * FEED_CACHE_MS=0 turns it off. See docs/decisions/0007-feed-micro-cache.md.
+ *
+ * The bounty page keeps its answers in a second one (bounties.service.ts, decision 0016).
  */
 import type { CompressedOnce } from '../../plugins/compress';
 
@@ -19,14 +20,14 @@ export interface FeedPage {
   compressed?: CompressedOnce;
 }
 
-interface Entry {
+interface Entry<P> {
   at: number;
   generation: number;
-  page: Promise<FeedPage>;
+  page: Promise<P>;
 }
 
-export class FeedCache {
-  private readonly entries = new Map<string, Entry>();
+export class FeedCache<P = FeedPage> {
+  private readonly entries = new Map<string, Entry<P>>();
   private generation = 0;
 
   constructor(
@@ -40,14 +41,14 @@ export class FeedCache {
   }
 
   /** The cached page for `key`, or the one `build` makes (at most one build per key at a time). */
-  async get(key: string, build: () => Promise<FeedPage>): Promise<FeedPage> {
+  async get(key: string, build: () => Promise<P>): Promise<P> {
     if (!this.enabled) return build();
     const now = this.now();
     const hit = this.entries.get(key);
     if (hit && hit.generation === this.generation && now - hit.at < this.ttlMs) return hit.page;
     const generation = this.generation;
     const page = build();
-    const entry: Entry = { at: now, generation, page };
+    const entry: Entry<P> = { at: now, generation, page };
     this.entries.delete(key);
     this.entries.set(key, entry);
     // A failed build is not kept: the next caller tries again.
@@ -59,6 +60,11 @@ export class FeedCache {
       this.entries.delete(oldest);
     }
     return page;
+  }
+
+  /** After a change to what one page shows: that page is built anew. */
+  delete(key: string): void {
+    this.entries.delete(key);
   }
 
   /** After a change the feed shows: every page is built anew. */
