@@ -4,6 +4,7 @@ import { Outlet, useLocation, type RouteObject } from 'react-router';
 import { Guard } from '../components/guard';
 import { BodyLayout } from '../components/layouts/body-layout';
 import { MainLayout } from '../components/layouts/main-layout';
+import { PageShown } from '../components/layouts/page-shown';
 import { PageSpinner } from '../components/page-spinner';
 import { ScrollToTop } from '../components/scroll-to-top';
 import type { AppRoute } from '../lib/routes';
@@ -50,6 +51,7 @@ function routeObject(r: AppRoute): RouteObject {
   const content = (
     <Suspense fallback={<PageSpinner />}>
       <Page />
+      <PageShown />
     </Suspense>
   );
   return {
