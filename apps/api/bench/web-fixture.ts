@@ -3,10 +3,11 @@
  * configured database (DATABASE_URL, else the embedded PGlite in DATA_DIR/db), fills it with
  * the bench generator (image derivatives in DATA_DIR/media), adds one signed-in member with
  * an active membership, and prints one JSON line naming what the benchmark measures:
- *   {"token", "bountyId", "claimId", "handle", "rows"}
+ *   {"token", "bountyId", "claimId", "handle", "handles", "rows"}
  * The bounty is the newest open one with the most image claims, the claim its most voted,
  * and the hunter the one with the most claims (picture, banner and posts come with every
- * generated hunter).
+ * generated hunter). `handles` are the next hunters by claims: the benchmark opens the
+ * member's conversations with them (through the API) for /message.
  *
  *   tsx apps/api/bench/web-fixture.ts --bounties N --claims-per-bounty K --members M
  */
@@ -63,14 +64,14 @@ try {
       `select id from claims where bounty_id = $1 order by votes desc, id limit 1`,
       [bounty?.id],
     );
-    const [hunter] = await q.query<{ handle: string }>(
+    const [hunter, ...others] = await q.query<{ handle: string }>(
       `select u.handle from hunters h
          join users u on u.id = h.user_id
          join claims c on c.hunter_id = h.id
         where h.picture is not null and h.banner is not null
         group by u.handle
-        order by count(*) desc
-        limit 1`,
+        order by count(*) desc, u.handle
+        limit 6`,
     );
     if (!member || !bounty || !claim || !hunter)
       throw new Error('the generated data lacks an open bounty, a claim or a hunter');
@@ -80,6 +81,7 @@ try {
         bountyId: bounty.id,
         claimId: claim.id,
         handle: hunter.handle,
+        handles: others.map((h) => h.handle),
         rows: result.rows,
       }),
     );

@@ -35,9 +35,7 @@ export const PLANS = [
 ] as const;
 
 export const DEFAULT_PLAN_INDEX = 2;
-/** Both stated in SPEC.md §9; they disagree and both are shown where SPEC.md shows them. */
-export const CARD_ENTRY_FEE_TEXT = '$4.99';
-export const JOIN_STARTS_AT_TEXT = 'Starts at $6.99';
+export { CARD_ENTRY_FEE_TEXT, JOIN_STARTS_AT_TEXT } from './billing-texts';
 
 export function formatCents(cents: number): string {
   return `$${(cents / 100).toFixed(2)}`;

@@ -1,21 +1,18 @@
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { RouterProvider } from 'react-router/dom';
+import { BrowserRouter, useRoutes, type RouteObject } from 'react-router';
 import { FeedbackProvider } from '../lib/feedback';
 import { LiveBridge } from '../lib/live';
 import { SessionProvider } from '../lib/session';
 import { theme } from '../lib/theme';
-import type { createAppRouter } from './router';
 
-/** The query client and router come from main.tsx, made before the first render. */
-export function App({
-  queryClient,
-  router,
-}: {
-  queryClient: QueryClient;
-  router: ReturnType<typeof createAppRouter>;
-}) {
+function AppRoutes({ routes }: { routes: RouteObject[] }) {
+  return useRoutes(routes);
+}
+
+/** The query client and route table come from main.tsx, made before the first render. */
+export function App({ queryClient, routes }: { queryClient: QueryClient; routes: RouteObject[] }) {
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />
@@ -23,7 +20,9 @@ export function App({
         <SessionProvider>
           <LiveBridge />
           <FeedbackProvider>
-            <RouterProvider router={router} />
+            <BrowserRouter>
+              <AppRoutes routes={routes} />
+            </BrowserRouter>
           </FeedbackProvider>
         </SessionProvider>
       </QueryClientProvider>

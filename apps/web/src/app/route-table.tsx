@@ -1,9 +1,10 @@
 /** Turns the features' route lists into React Router route objects, grouped by layout. */
-import { lazy, Suspense } from 'react';
-import { Outlet, type RouteObject } from 'react-router';
+import { Component, lazy, Suspense, type ReactNode } from 'react';
+import { Outlet, useLocation, type RouteObject } from 'react-router';
 import { Guard } from '../components/guard';
 import { BodyLayout } from '../components/layouts/body-layout';
 import { MainLayout } from '../components/layouts/main-layout';
+import { PageShown } from '../components/layouts/page-shown';
 import { PageSpinner } from '../components/page-spinner';
 import { ScrollToTop } from '../components/scroll-to-top';
 import type { AppRoute } from '../lib/routes';
@@ -50,6 +51,7 @@ function routeObject(r: AppRoute): RouteObject {
   const content = (
     <Suspense fallback={<PageSpinner />}>
       <Page />
+      <PageShown />
     </Suspense>
   );
   return {
@@ -65,11 +67,39 @@ export interface RouteHandle {
   prefetch?: AppRoute['prefetch'];
 }
 
+/**
+ * Shows RouteError in place of the page (and its layout) when a page throws or its chunk
+ * cannot be loaded; the next navigation (a new `resetKey`) tries again.
+ */
+export class RouteErrorBoundary extends Component<
+  { resetKey: string; children: ReactNode },
+  { failed: boolean }
+> {
+  override state = { failed: false };
+
+  // React logs the error itself (createRoot's onCaughtError).
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+
+  override componentDidUpdate(prev: { resetKey: string }): void {
+    if (this.state.failed && prev.resetKey !== this.props.resetKey)
+      this.setState({ failed: false });
+  }
+
+  override render() {
+    return this.state.failed ? <RouteError /> : this.props.children;
+  }
+}
+
 function Root() {
+  const { pathname, search } = useLocation();
   return (
     <>
       <ScrollToTop />
-      <Outlet />
+      <RouteErrorBoundary resetKey={pathname + search}>
+        <Outlet />
+      </RouteErrorBoundary>
     </>
   );
 }
@@ -89,7 +119,6 @@ export function buildRouteTable(routes: AppRoute[]): RouteObject[] {
   return [
     {
       element: <Root />,
-      errorElement: <RouteError />,
       children: groups.map((g) => ({
         element: g.element,
         children: routes.filter(g.pick).map(routeObject),

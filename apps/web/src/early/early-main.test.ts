@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { appRoutes } from '../app/router';
 import { matchPath } from '../lib/early';
-import { EARLY_ROUTES, earlyPlan } from './early-main';
+import { EARLY_ROUTES, earlyPlan, PUBLIC_ROUTES, publicPlan } from './early-main';
 
 const chunks = {
   'features/bounties/pages/home-page.tsx': ['/assets/home-page-a.js', '/assets/claim-media-b.css'],
@@ -55,6 +55,35 @@ describe('the early script', () => {
       const early = EARLY_ROUTES.find((r) => matchPath(r.path, path));
       if (!early || early.path === path) continue;
       expect(earlyPlan(path, '', chunks).calls, path).toHaveLength(1);
+    }
+  });
+});
+
+describe('the early script without a session', () => {
+  const files = {
+    'features/auth/pages/login-page.tsx': ['/assets/login-page-a.js', '/assets/TextField-b.js'],
+    'features/auth/pages/register-page.tsx': ['/assets/register-page-c.js'],
+  };
+
+  it("preloads a public page's chunk files", () => {
+    expect(publicPlan('/login', files)).toEqual(files['features/auth/pages/login-page.tsx']);
+    expect(publicPlan('/register/creator', files)).toEqual(['/assets/register-page-c.js']);
+  });
+
+  it('preloads nothing on other pages', () => {
+    for (const path of ['/', '/account', '/bounty/3', '/forgot'])
+      expect(publicPlan(path, files)).toEqual([]);
+  });
+
+  it('each public route is a route of the app, with the page module that route loads', () => {
+    for (const early of PUBLIC_ROUTES) {
+      const route = appRoutes.find((r) => r.path === early.path);
+      expect(route, early.path).toBeDefined();
+      const file = early.page
+        .split('/')
+        .pop()!
+        .replace(/\.tsx$/, '');
+      expect(route!.page.toString()).toContain(file);
     }
   });
 });

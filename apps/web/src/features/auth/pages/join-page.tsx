@@ -1,4 +1,4 @@
-import { JOIN_STARTS_AT_TEXT } from '@bountyhunt/shared/billing';
+import { JOIN_STARTS_AT_TEXT } from '@bountyhunt/shared/billing-texts';
 import EmojiEventsIcon from '@mui/icons-material/EmojiEvents';
 import HowToVoteIcon from '@mui/icons-material/HowToVote';
 import PhotoCameraIcon from '@mui/icons-material/PhotoCamera';

@@ -1,6 +1,6 @@
 import { AUTH_MSG } from '@bountyhunt/shared/auth-texts';
 import { API_MSG } from '@bountyhunt/shared/api';
-import { registerSchema } from '@bountyhunt/shared/auth';
+import type { RegisterInput } from '@bountyhunt/shared/auth';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -21,6 +21,12 @@ import { register } from '../api/register';
 import { AuthCard } from '../components/auth-card';
 
 type Role = 'member' | 'creator';
+
+/**
+ * The form's schema (zod, ~26 KB gzipped) is needed at Next, not to show the page: it loads
+ * when the visitor first focuses the form, and at the latest on submit.
+ */
+const loadSchema = () => import('@bountyhunt/shared/auth').then((m) => m.registerSchema);
 
 /**
  * SPEC.md §2 /register/{role}: 'Step 1 of 4' (creator) / 'Step 1 of 5' (member), the
@@ -45,7 +51,13 @@ export default function RegisterPage() {
     e.preventDefault();
     if (loading) return;
     setError('');
-    const parsed = registerSchema.safeParse({ email, password, hunter: creator });
+    let schema: Awaited<ReturnType<typeof loadSchema>>;
+    try {
+      schema = await loadSchema();
+    } catch (err) {
+      return setError(API_MSG.thrown(err instanceof Error ? err.message : String(err)));
+    }
+    const parsed = schema.safeParse({ email, password, hunter: creator });
     if (!parsed.success) {
       const errs: { email?: string; password?: string } = {};
       for (const issue of parsed.error.issues) {
@@ -58,7 +70,8 @@ export default function RegisterPage() {
     setFieldErrors({});
     setLoading(true);
     try {
-      const created = await register(parsed.data);
+      const input: RegisterInput = parsed.data;
+      const created = await register(input);
       if (created.status === 406) return setError(AUTH_MSG.emailExists);
       if (created.status !== 200) return setError(AUTH_MSG.createAccount(created.status));
       const auth = await postLogin({
@@ -87,7 +100,7 @@ export default function RegisterPage() {
           : 'Post bounties, vote on the best claims and follow your favourite hunters.'
       }
     >
-      <Box component="form" noValidate onSubmit={submit}>
+      <Box component="form" noValidate onSubmit={submit} onFocus={() => void loadSchema()}>
         <Stack spacing={2}>
           <FormControl>
             <FormLabel id="register-role" sx={{ mb: 0.5 }}>

@@ -10,10 +10,24 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
+import { lazy, Suspense } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useConversations } from '../api/get-conversations';
 import { ConversationList, NoConversations } from '../components/conversation-list';
-import { Thread } from '../components/thread';
+import { loadThread } from '../load-thread';
+
+// The thread (its send form, validation and upload code) loads when a conversation is open:
+// /message alone shows only the list. routes.tsx starts it with the page on /message/{id}.
+const Thread = lazy(loadThread);
+
+/** Fills the thread's fixed-height box while its code loads (no layout shift). */
+function ThreadLoading() {
+  return (
+    <Box sx={{ height: '100%', display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
+      <CircularProgress aria-label="Loading conversation" />
+    </Box>
+  );
+}
 
 /** The page fills the screen between the header and the bottom nav; the thread scrolls inside. */
 const HEIGHT = {
@@ -77,7 +91,9 @@ export default function MessagesPage() {
             elevation={0}
             sx={{ height: HEIGHT.mobile, minHeight: 360, display: 'flex', flexDirection: 'column' }}
           >
-            <Thread conversationId={selected} onBack={() => navigate('/message')} />
+            <Suspense fallback={<ThreadLoading />}>
+              <Thread conversationId={selected} onBack={() => navigate('/message')} />
+            </Suspense>
           </Paper>
         ) : (
           <>
@@ -128,7 +144,13 @@ export default function MessagesPage() {
           <Conversations selected={selected} />
         </Box>
         <Box component="section" aria-label="Conversation" sx={{ minWidth: 0, minHeight: 0 }}>
-          {selected ? <Thread key={selected} conversationId={selected} /> : <ChooseConversation />}
+          {selected ? (
+            <Suspense fallback={<ThreadLoading />}>
+              <Thread key={selected} conversationId={selected} />
+            </Suspense>
+          ) : (
+            <ChooseConversation />
+          )}
         </Box>
       </Paper>
     </Box>
