@@ -20,7 +20,18 @@ const envSchema = z.object({
   WEB_PORT: port.default(3000),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
-  DATABASE_URL: optionalUrl(['postgres://', 'postgresql://', 'memory://', 'pglite://']),
+  DATABASE_URL: optionalUrl([
+    'postgres://',
+    'postgresql://',
+    'memory://',
+    'pglite://',
+    'embedded-postgres://',
+  ]),
+  /**
+   * Without DATABASE_URL: `postgres` runs a PostgreSQL server of its own with its data in
+   * DATA_DIR/postgres (decision 0015); `pglite` the in-process PGlite in DATA_DIR/db.
+   */
+  EMBEDDED_DB: z.enum(['postgres', 'pglite']).default('postgres'),
   SMTP_URL: optionalUrl(['smtp://', 'smtps://']),
   MAIL_FROM: z.string().default('BountyHunt <no-reply@localhost>'),
   PUBLIC_WEB_URL: z.url().default('http://localhost:3000'),
@@ -218,7 +229,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const raw = parsed.data;
   const dataDir = path.resolve(raw.DATA_DIR);
-  const databaseUrl = raw.DATABASE_URL ?? `pglite://${path.join(dataDir, 'db')}`;
+  const databaseUrl =
+    raw.DATABASE_URL ??
+    (raw.EMBEDDED_DB === 'pglite'
+      ? `pglite://${path.join(dataDir, 'db')}`
+      : `embedded-postgres://${path.join(dataDir, 'postgres')}`);
   const corsOrigins = raw.CORS_ORIGINS.split(',')
     .map((s) => s.trim())
     .filter(Boolean);

@@ -1,6 +1,7 @@
 /**
- * One Drizzle database over two drivers: PGlite (embedded, default) and node-postgres.
- * Everything above this file sees only `Db`.
+ * One Drizzle database over two drivers: node-postgres (a PostgreSQL server, or the embedded one
+ * the product starts itself: embedded-postgres://DIR, the default) and PGlite (pglite://DIR,
+ * memory://). Everything above this file sees only `Db`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,6 +20,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { openEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -32,6 +34,8 @@ export interface DatabaseHandle {
   kind: 'pglite' | 'postgres';
   pglite?: PGlite;
   pool?: pg.Pool;
+  /** The embedded PostgreSQL server (embedded-postgres://). */
+  embedded?: EmbeddedPostgres;
   close(): Promise<void>;
 }
 
@@ -44,12 +48,35 @@ export interface CreateDatabaseOptions {
   /** PGlite only: start from a dumped data dir (tests). */
   loadDataDir?: Blob | File;
   poolSize?: number;
+  /** embedded-postgres:// only: where the server's start-up lines go. */
+  onLog?: (line: string) => void;
 }
+
+export const EMBEDDED_POSTGRES = 'embedded-postgres://';
 
 export async function createDatabase(
   url: string,
   opts: CreateDatabaseOptions = {},
 ): Promise<DatabaseHandle> {
+  if (url.startsWith(EMBEDDED_POSTGRES)) {
+    const embedded = await openEmbeddedPostgres(url.slice(EMBEDDED_POSTGRES.length), {
+      ...(opts.onLog ? { onLog: opts.onLog } : {}),
+    });
+    try {
+      const handle = await createDatabase(embedded.url, opts);
+      return {
+        ...handle,
+        embedded,
+        close: async () => {
+          await handle.close();
+          await embedded.stop();
+        },
+      };
+    } catch (err) {
+      await embedded.stop();
+      throw err;
+    }
+  }
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     const pool = new pg.Pool({
       connectionString: url,
