@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import type { Query, SQL } from 'drizzle-orm';
 import type {
   PgDatabase,
@@ -15,9 +15,7 @@ import type {
   PgSession,
   PreparedQueryConfig,
 } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { openEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
@@ -39,10 +37,11 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export const MIGRATIONS_DIR = path.join(
-  path.dirname(new URL(import.meta.url).pathname),
-  'migrations',
-);
+const here = path.dirname(new URL(import.meta.url).pathname);
+/** Beside this file; from the bundled API (apps/api/build, scripts/api-build.mjs) in src/db. */
+export const MIGRATIONS_DIR = fs.existsSync(path.join(here, 'migrations'))
+  ? path.join(here, 'migrations')
+  : path.resolve(here, '../src/db/migrations');
 
 export interface CreateDatabaseOptions {
   /** PGlite only: start from a dumped data dir (tests). */
@@ -99,6 +98,9 @@ export async function createDatabase(
   } else if (!url.startsWith('memory://')) {
     throw new Error(`Unsupported DATABASE_URL scheme: ${url.split(':')[0]}`);
   }
+  // Loaded only here: a PostgreSQL deployment never holds PGlite's code (decision 0008).
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
   const pglite = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
     ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
@@ -180,6 +182,7 @@ export async function runMigrations(handle: DatabaseHandle): Promise<void> {
       await lock.end();
     }
   } else {
+    const { migrate: migratePglite } = await import('drizzle-orm/pglite/migrator');
     await migratePglite(handle.db as never, { migrationsFolder: MIGRATIONS_DIR });
   }
 }
