@@ -192,7 +192,7 @@ export async function openEmbeddedPostgres(
   const running = runningServer(pgDir);
   if (running) {
     const owner = readInt(path.join(pgDir, OWNER_FILE));
-    if (owner && owner !== process.pid && alive(owner))
+    if (owner && (owner === process.pid || alive(owner)))
       return {
         url: socketUrl(running.socketDir),
         owned: false,
