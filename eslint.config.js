@@ -87,6 +87,7 @@ export default tseslint.config(
   {
     ignores: [
       '**/dist/**',
+      'apps/api/build/**',
       '**/node_modules/**',
       'data/**',
       'coverage/**',

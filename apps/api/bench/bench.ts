@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --smoke] [--db postgres,pglite] [--duration S] [--connections N]
+ * `npm run bench [-- --smoke] [--db postgres,pglite,embedded] [--duration S] [--connections N]
  *   [--small-bounties N] [--large-bounties N] [--claims-per-bounty K] [--members M]
  *   [--no-large] [--pglite-large] [--keep] [--no-soak]`
  * `npm run bench -- --soak 30m [--soak-scale F] [--soak-port N]`: only the soak (soak.ts).
@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import autocannon, { type Request, type Result } from 'autocannon';
 import pg from 'pg';
 import { createDatabase, runMigrations, type DatabaseHandle } from '../src/db/client';
+import { openEmbeddedPostgres } from '../src/db/embedded-postgres';
 import {
   activeClaimIds,
   addRoundBounties,
@@ -71,9 +72,15 @@ const { values: args } = parseArgs({
 });
 
 const smoke = args.smoke;
+/**
+ * postgres: the server on 127.0.0.1:5432 (BENCH_PG_URL); pglite: PGlite in the data folder;
+ * embedded: the PostgreSQL the product starts without DATABASE_URL (db/embedded-postgres.ts),
+ * here started by the bench in the data folder and shared by the product and the floor.
+ */
+type DbKind = 'postgres' | 'pglite' | 'embedded';
 const num = (v: string | undefined, dflt: number) => (v === undefined ? dflt : Number(v));
 const opts = {
-  dbs: (args.db ?? 'postgres,pglite').split(',').map((s) => s.trim()) as ('postgres' | 'pglite')[],
+  dbs: (args.db ?? 'postgres,pglite').split(',').map((s) => s.trim()) as DbKind[],
   duration: num(args.duration, smoke ? 2 : 10),
   warmup: num(args.warmup, smoke ? 0 : 2),
   connections: num(args.connections, 50),
@@ -184,6 +191,40 @@ function peakRssMb(pid: number): number | null {
     return null;
   }
 }
+
+/**
+ * Memory of a PostgreSQL server started by the bench (embedded): the proportional set size
+ * (shared buffers counted once, not once per backend) of the postmaster and its children.
+ */
+function pgTreePssMb(rootPid: number | undefined): number | null {
+  if (!rootPid) return null;
+  const pss = (pid: number) => {
+    try {
+      const m = /Pss:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+      return m ? Number(m[1]) : 0;
+    } catch {
+      return 0;
+    }
+  };
+  let kb = pss(rootPid);
+  try {
+    for (const e of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(e)) continue;
+      try {
+        const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        if (ppid === rootPid) kb += pss(Number(e));
+      } catch {
+        // gone meanwhile
+      }
+    }
+  } catch {
+    return null;
+  }
+  return Math.round(kb / 1024);
+}
+/** The embedded server of the database being measured. */
+let currentPgPid: number | undefined;
 
 // ---- endpoints --------------------------------------------------------------------------
 
@@ -362,6 +403,8 @@ interface Measure {
   errors: number;
   statusCodes: Record<string, number>;
   peakRssMb: number | null;
+  /** The embedded PostgreSQL's memory (PSS of all its processes) right after the run. */
+  dbPssMb: number | null;
   /** The server's own CPU time per answered request, in ms (PostgreSQL's is not included). */
   cpuMsPerRequest: number | null;
 }
@@ -398,6 +441,7 @@ async function measure(server: Server, ep: Endpoint, fx: Fixtures): Promise<Meas
     errors: r.errors,
     statusCodes,
     peakRssMb: peakRssMb(server.proc.pid!),
+    dbPssMb: pgTreePssMb(currentPgPid),
     cpuMsPerRequest:
       cpuBefore === null || cpuAfter === null || r.requests.total === 0
         ? null
@@ -441,9 +485,11 @@ function same(a: unknown, b: unknown): boolean {
 // ---- databases --------------------------------------------------------------------------
 
 interface Target {
-  kind: 'postgres' | 'pglite';
+  kind: DbKind;
   url: string;
   dataDir: string;
+  /** The embedded server's postmaster (its processes' memory is reported beside the API's). */
+  pgPid?: number;
   drop(): Promise<void>;
 }
 
@@ -453,8 +499,23 @@ function withDatabaseName(url: string, name: string) {
   return u.toString();
 }
 
-async function createTarget(kind: 'postgres' | 'pglite'): Promise<Target> {
+async function createTarget(kind: DbKind): Promise<Target> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bh-bench-${kind}-`));
+  if (kind === 'embedded') {
+    const server = await openEmbeddedPostgres(path.join(dataDir, 'postgres'));
+    log(`embedded PostgreSQL ${server.pid} on ${server.url}`);
+    return {
+      kind,
+      url: server.url,
+      dataDir,
+      pgPid: server.pid,
+      async drop() {
+        await server.stop();
+        if (args.keep) return log(`kept ${dataDir}`);
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
   if (kind === 'pglite') {
     return {
       kind,
@@ -465,7 +526,8 @@ async function createTarget(kind: 'postgres' | 'pglite'): Promise<Target> {
       },
     };
   }
-  const name = `bh_bench_${Date.now().toString(36)}`;
+  // BENCH_DB_PREFIX: for benches sharing one server (names must stay unique per run).
+  const name = `${process.env.BENCH_DB_PREFIX ?? 'bh_bench_'}${Date.now().toString(36)}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN });
   await admin.connect();
   await admin.query(`create database ${name}`);
@@ -644,7 +706,7 @@ async function runPhase(target: Target): Promise<PhaseResult> {
 // ---- the run ----------------------------------------------------------------------------
 
 interface DbResult {
-  db: 'postgres' | 'pglite';
+  db: DbKind;
   /** Set when the run stopped early; the phases measured before it are kept. */
   error?: string;
   phases: PhaseResult[];
@@ -657,9 +719,10 @@ interface DbResult {
   }[];
 }
 
-async function runDb(kind: 'postgres' | 'pglite'): Promise<DbResult> {
+async function runDb(kind: DbKind): Promise<DbResult> {
   log(`=== ${kind} ===`);
   const target = await createTarget(kind);
+  currentPgPid = target.pgPid;
   const out: DbResult = { db: kind, phases: [], scaling: [] };
   try {
     const gen = (bounties: number, seed: number) =>
@@ -678,7 +741,7 @@ async function runDb(kind: 'postgres' | 'pglite'): Promise<DbResult> {
       });
     await gen(opts.smallBounties, 1);
     out.phases.push(await runPhase(target));
-    const large = opts.large && (kind === 'postgres' || opts.pgliteLarge);
+    const large = opts.large && (kind !== 'pglite' || opts.pgliteLarge);
     if (large && opts.largeBounties > opts.smallBounties) {
       await gen(opts.largeBounties - opts.smallBounties, 2);
       out.phases.push(await runPhase(target));
@@ -730,18 +793,18 @@ function markdown(report: {
         '',
       );
       lines.push(
-        '| endpoint | req/s | p50 ms | p99 ms | floor req/s | floor p50 | floor p99 | ratio | × bare | peak RSS MB | floor RSS MB | CPU ms/req | floor CPU ms/req | non-2xx | same JSON |',
-        '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+        '| endpoint | req/s | p50 ms | p99 ms | floor req/s | floor p50 | floor p99 | ratio | × bare | peak RSS MB | floor RSS MB | DB PSS MB | CPU ms/req | floor CPU ms/req | non-2xx | same JSON |',
+        '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
       );
       for (const e of phase.endpoints) {
         if (e.skipped) {
-          lines.push(`| ${e.label} | skipped: ${e.skipped} ||||||||||||||`);
+          lines.push(`| ${e.label} | skipped: ${e.skipped} |||||||||||||||`);
           continue;
         }
         const p = e.product!;
         const f = e.floor;
         lines.push(
-          `| ${e.label} | ${p.rps} | ${fmt(p.p50)} | ${fmt(p.p99)} | ${fmt(f?.rps)} | ${fmt(f?.p50)} | ${fmt(f?.p99)} | ${fmt(e.ratio, 2)} | ${fmt(e.bareRatio, 2)} | ${fmt(p.peakRssMb)} | ${fmt(f?.peakRssMb)} | ${fmt(p.cpuMsPerRequest, 2)} | ${fmt(f?.cpuMsPerRequest, 2)} | ${p.non2xx} | ${e.sameJson === undefined ? '–' : e.sameJson ? 'yes' : 'NO'} |`,
+          `| ${e.label} | ${p.rps} | ${fmt(p.p50)} | ${fmt(p.p99)} | ${fmt(f?.rps)} | ${fmt(f?.p50)} | ${fmt(f?.p99)} | ${fmt(e.ratio, 2)} | ${fmt(e.bareRatio, 2)} | ${fmt(p.peakRssMb)} | ${fmt(f?.peakRssMb)} | ${fmt(p.dbPssMb)} | ${fmt(p.cpuMsPerRequest, 2)} | ${fmt(f?.cpuMsPerRequest, 2)} | ${p.non2xx} | ${e.sameJson === undefined ? '–' : e.sameJson ? 'yes' : 'NO'} |`,
         );
       }
       if (phase.bare)

@@ -1,4 +1,5 @@
 /** Configuration of CONTRACT.md, read once and validated; a bad value stops start-up naming the variable. */
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -20,7 +21,19 @@ const envSchema = z.object({
   WEB_PORT: port.default(3000),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
-  DATABASE_URL: optionalUrl(['postgres://', 'postgresql://', 'memory://', 'pglite://']),
+  DATABASE_URL: optionalUrl([
+    'postgres://',
+    'postgresql://',
+    'memory://',
+    'pglite://',
+    'embedded-postgres://',
+  ]),
+  /**
+   * Without DATABASE_URL: `postgres` runs a PostgreSQL server of its own with its data in
+   * DATA_DIR/postgres (decision 0018); `pglite` the in-process PGlite in DATA_DIR/db. Unset:
+   * postgres, except on a DATA_DIR an earlier version filled with PGlite (kept on it).
+   */
+  EMBEDDED_DB: z.enum(['postgres', 'pglite']).optional(),
   SMTP_URL: optionalUrl(['smtp://', 'smtps://']),
   MAIL_FROM: z.string().default('BountyHunt <no-reply@localhost>'),
   PUBLIC_WEB_URL: z.url().default('http://localhost:3000'),
@@ -216,6 +229,13 @@ function parseTrustProxy(value: string): boolean | number | string[] {
     .filter(Boolean);
 }
 
+/** EMBEDDED_DB, or what an existing DATA_DIR holds: PGlite data (DATA_DIR/db) stays on PGlite. */
+function embeddedDb(setting: 'postgres' | 'pglite' | undefined, dataDir: string) {
+  if (setting) return setting;
+  const pglite = fs.existsSync(path.join(dataDir, 'db', 'PG_VERSION'));
+  return pglite && !fs.existsSync(path.join(dataDir, 'postgres')) ? 'pglite' : 'postgres';
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -224,7 +244,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const raw = parsed.data;
   const dataDir = path.resolve(raw.DATA_DIR);
-  const databaseUrl = raw.DATABASE_URL ?? `pglite://${path.join(dataDir, 'db')}`;
+  const databaseUrl =
+    raw.DATABASE_URL ??
+    (embeddedDb(raw.EMBEDDED_DB, dataDir) === 'pglite'
+      ? `pglite://${path.join(dataDir, 'db')}`
+      : `embedded-postgres://${path.join(dataDir, 'postgres')}`);
   const corsOrigins = raw.CORS_ORIGINS.split(',')
     .map((s) => s.trim())
     .filter(Boolean);

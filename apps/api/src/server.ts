@@ -5,7 +5,7 @@ import { createEventBusFor, createRateLimiter, createRoot } from './composition'
 import { createDatabase, runMigrations } from './db/client';
 import { loadConfigOrExit } from './env';
 import { PgBossJobQueue } from './jobs/pg-boss-queue';
-import { markEmbeddedServer } from './lib/embedded-lock';
+import { embeddedServerPid, markEmbeddedServer } from './lib/embedded-lock';
 import { tuneHeap } from './lib/heap-tuning';
 import { isBrandNew, shouldSeedAtStart } from './seed/seed-at-start';
 import { buildWebServer } from './web-server';
@@ -18,10 +18,36 @@ const config = loadConfigOrExit();
 const log = createLogger(config);
 fs.mkdirSync(config.dataDir, { recursive: true });
 
-const database = await createDatabase(config.databaseUrl);
-// Backups and restores of the embedded database refuse while this process uses it.
-const releaseEmbedded = database.kind === 'pglite' ? markEmbeddedServer(config.dataDir) : undefined;
+// One server per DATA_DIR on an embedded database (PGlite, or the PostgreSQL it starts).
+const embeddedDb = /^(pglite|embedded-postgres):\/\//.test(config.databaseUrl);
+const busy = embeddedDb ? embeddedServerPid(config.dataDir) : undefined;
+if (busy) {
+  log.fatal(
+    `Another BountyHunt server (process ${busy}) is running on ${config.dataDir}. ` +
+      'Stop it first, or give this one another DATA_DIR.',
+  );
+  process.exit(1);
+}
+const database = await createDatabase(config.databaseUrl, {
+  onLog: (line) => log.info({ postgres: line }, 'embedded PostgreSQL'),
+});
+if (database.embedded && !database.embedded.owned) {
+  // Started by a command that is still running (npm run seed, say): it would stop it under us.
+  log.fatal(
+    `The embedded PostgreSQL in ${config.dataDir} belongs to another running process. ` +
+      'Wait for it to finish (or stop it), then start again.',
+  );
+  await database.close();
+  process.exit(1);
+}
+// Backups and restores of PGlite refuse while this process uses it; a second server refuses.
+const releaseEmbedded = embeddedDb ? markEmbeddedServer(config.dataDir) : undefined;
 process.on('exit', () => releaseEmbedded?.());
+if (database.embedded)
+  log.info(
+    { pid: database.embedded.pid },
+    'embedded PostgreSQL running (data in DATA_DIR/postgres)',
+  );
 const brandNew = await isBrandNew(database);
 await runMigrations(database);
 log.info({ database: database.kind }, 'database ready');

@@ -266,7 +266,11 @@ describe('configuration', () => {
     const c = loadConfig({});
     expect(c.API_PORT).toBe(5052);
     expect(c.WEB_PORT).toBe(3000);
-    expect(c.databaseUrl).toMatch(/^pglite:\/\/.*data\/db$/);
+    expect(c.dataDir).toMatch(/\/data$/);
+    // The embedded PostgreSQL in DATA_DIR/postgres (a DATA_DIR holding PGlite data stays on it).
+    expect(loadConfig({ DATA_DIR: '/nonexistent/bh-data' }).databaseUrl).toBe(
+      'embedded-postgres:///nonexistent/bh-data/postgres',
+    );
     expect(c.PUBLIC_WEB_URL).toBe('http://localhost:3000');
     expect(c.MAIL_FROM).toBe('BountyHunt <no-reply@localhost>');
     expect(c.rateLimits.loginEmail).toEqual({ limit: 10, windowMs: 900_000, onOutage: 'open' });

@@ -1,10 +1,11 @@
 /**
- * One Drizzle database over two drivers: PGlite (embedded, default) and node-postgres.
- * Everything above this file sees only `Db`.
+ * One Drizzle database over two drivers: node-postgres (a PostgreSQL server, or the embedded one
+ * the product starts itself: embedded-postgres://DIR, the default) and PGlite (pglite://DIR,
+ * memory://). Everything above this file sees only `Db`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import type { Query, SQL } from 'drizzle-orm';
 import type {
   PgDatabase,
@@ -14,11 +15,10 @@ import type {
   PgSession,
   PreparedQueryConfig,
 } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { openEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -32,24 +32,50 @@ export interface DatabaseHandle {
   kind: 'pglite' | 'postgres';
   pglite?: PGlite;
   pool?: pg.Pool;
+  /** The embedded PostgreSQL server (embedded-postgres://). */
+  embedded?: EmbeddedPostgres;
   close(): Promise<void>;
 }
 
-export const MIGRATIONS_DIR = path.join(
-  path.dirname(new URL(import.meta.url).pathname),
-  'migrations',
-);
+const here = path.dirname(new URL(import.meta.url).pathname);
+/** Beside this file; from the bundled API (apps/api/build, scripts/api-build.mjs) in src/db. */
+export const MIGRATIONS_DIR = fs.existsSync(path.join(here, 'migrations'))
+  ? path.join(here, 'migrations')
+  : path.resolve(here, '../src/db/migrations');
 
 export interface CreateDatabaseOptions {
   /** PGlite only: start from a dumped data dir (tests). */
   loadDataDir?: Blob | File;
   poolSize?: number;
+  /** embedded-postgres:// only: where the server's start-up lines go. */
+  onLog?: (line: string) => void;
 }
+
+export const EMBEDDED_POSTGRES = 'embedded-postgres://';
 
 export async function createDatabase(
   url: string,
   opts: CreateDatabaseOptions = {},
 ): Promise<DatabaseHandle> {
+  if (url.startsWith(EMBEDDED_POSTGRES)) {
+    const embedded = await openEmbeddedPostgres(url.slice(EMBEDDED_POSTGRES.length), {
+      ...(opts.onLog ? { onLog: opts.onLog } : {}),
+    });
+    try {
+      const handle = await createDatabase(embedded.url, opts);
+      return {
+        ...handle,
+        embedded,
+        close: async () => {
+          await handle.close();
+          await embedded.stop();
+        },
+      };
+    } catch (err) {
+      await embedded.stop();
+      throw err;
+    }
+  }
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     const pool = new pg.Pool({
       connectionString: url,
@@ -72,6 +98,9 @@ export async function createDatabase(
   } else if (!url.startsWith('memory://')) {
     throw new Error(`Unsupported DATABASE_URL scheme: ${url.split(':')[0]}`);
   }
+  // Loaded only here: a PostgreSQL deployment never holds PGlite's code (decision 0008).
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
   const pglite = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
     ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
@@ -153,6 +182,7 @@ export async function runMigrations(handle: DatabaseHandle): Promise<void> {
       await lock.end();
     }
   } else {
+    const { migrate: migratePglite } = await import('drizzle-orm/pglite/migrator');
     await migratePglite(handle.db as never, { migrationsFolder: MIGRATIONS_DIR });
   }
 }

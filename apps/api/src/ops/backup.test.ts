@@ -52,7 +52,13 @@ let n = 0;
 const dir = (name: string) => path.join(tmp, `${name}-${++n}`);
 
 function embeddedConfig(dataDir = dir('data'), env: Record<string, string> = {}): Config {
-  return loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
+  return loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    EMBEDDED_DB: 'pglite',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
 }
 
 /** Everything a deployment holds that a backup must carry, in comparable form. */

@@ -15,7 +15,7 @@ export async function isBrandNew(database: DatabaseHandle): Promise<boolean> {
   return !rows[0]?.t;
 }
 
-/** Start-up rule: a brand-new embedded database unless SEED_DEMO=0; any brand-new one with SEED_DEMO=1. */
+/** Start-up rule: a brand-new embedded database (PGlite or the embedded PostgreSQL) unless SEED_DEMO=0; any brand-new one with SEED_DEMO=1. */
 export function shouldSeedAtStart(
   config: Config,
   kind: DatabaseHandle['kind'],
@@ -23,5 +23,6 @@ export function shouldSeedAtStart(
 ): boolean {
   if (config.SEED_DEMO === '0' || !brandNew) return false;
   if (config.SEED_DEMO === '1') return true;
+  if (config.databaseUrl.startsWith('embedded-postgres://')) return true;
   return kind === 'pglite' && !config.databaseUrl.startsWith('memory://');
 }

@@ -259,7 +259,10 @@ export async function createEventBus(
   }
   if (kind === 'postgres') {
     if (!opts.pool) throw new Error('LIVE_BUS=postgres needs DATABASE_URL (PostgreSQL)');
-    const bus = new PgNotifyBus(opts.pool, opts.databaseUrl, opts.load, log);
+    // The pool's own connection string: DATABASE_URL, or the embedded server's socket.
+    const url =
+      (opts.pool.options as { connectionString?: string }).connectionString ?? opts.databaseUrl;
+    const bus = new PgNotifyBus(opts.pool, url, opts.load, log);
     await bus.start();
     return bus;
   }
