@@ -8,7 +8,8 @@
  * generated data, then the product (apps/api/src/server.ts, API only) and the floor
  * (bench/floor-server.ts: the same SQL straight through the driver) are driven in turn by
  * autocannon (no pipelining, 50 connections, fixed duration) on the feed search (empty
- * term and a term), the bounty page, the claim page, the current user and votes from many
+ * term and a term; and, with the response cache off, every matching one-word term in turn
+ * and a new two-word term per request), the bounty page, the claim page, the current user and votes from many
  * distinct members. Then the data grows (10,000 → 1,000,000 claims by default) and the
  * same runs repeat, showing how cost grows with data. Results: bench/results/*.json, *.md.
  */
@@ -28,7 +29,9 @@ import {
   addVoters,
   checkVotes,
   sampleIds,
+  oneWordTerms,
   SEARCH_TERM,
+  twoWordTerms,
   type VoteCheck,
   type Voter,
 } from './fixtures';
@@ -114,13 +117,14 @@ async function startServer(
   name: 'product' | 'floor',
   databaseUrl: string,
   dataDir: string,
+  extraEnv: Record<string, string> = {},
 ): Promise<Server> {
   const port = name === 'product' ? PRODUCT_PORT : FLOOR_PORT;
   const script =
     name === 'product' ? path.join(apiDir, 'src/server.ts') : path.join(here, 'floor-server.ts');
   const proc = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: rootDir,
-    env: benchServerEnv({ port, databaseUrl, dataDir }),
+    env: { ...benchServerEnv({ port, databaseUrl, dataDir }), ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
@@ -235,6 +239,9 @@ interface Fixtures {
   /** Bounties of 5 rounds × 50 claims (fixtures.ts addRoundBounties). */
   roundBounties: number[];
   voters: Record<'product' | 'floor', Voter[]>;
+  /** Every one-word term that matches, and distinct two-word ones (shuffled). */
+  oneWordTerms: string[];
+  twoWordTerms: string[];
 }
 
 interface Endpoint {
@@ -246,6 +253,8 @@ interface Endpoint {
   request(fx: Fixtures, who: 'product' | 'floor'): Request;
   /** A fixed request whose answer is compared between product and floor. */
   sample?(fx: Fixtures, who: 'product' | 'floor'): { path: string; init: RequestInit };
+  /** Extra environment for the product: such endpoints run on a product started with it. */
+  env?: Record<string, string>;
 }
 
 const json = { 'content-type': 'application/json' };
@@ -275,6 +284,22 @@ function bountyRequest(ids: number[]): Request {
   const next = rotate(ids);
   return { method: 'GET', setupRequest: (r) => ({ ...r, path: `/bounty/${next()}` }) };
 }
+
+/** POST /bounty/search with the next term of `terms` on each request (all connections share it). */
+function termsInTurn(terms: string[]): Request {
+  const next = rotate(terms);
+  return {
+    method: 'POST',
+    path: '/bounty/search',
+    headers: json,
+    setupRequest: (r) => ({ ...r, body: JSON.stringify({ term: next() }) }),
+  };
+}
+
+const searchSample = (term: string) => ({
+  path: '/bounty/search',
+  init: { method: 'POST', headers: json, body: JSON.stringify({ term }) },
+});
 
 const ENDPOINTS: Endpoint[] = [
   {
@@ -310,6 +335,25 @@ const ENDPOINTS: Endpoint[] = [
       path: '/bounty/search',
       init: { method: 'POST', headers: json, body: JSON.stringify({ term: SEARCH_TERM }) },
     }),
+  },
+  {
+    // Uncached search (issue 21): the response cache is off, so every request searches.
+    name: 'feed-words',
+    label: 'feed search, every matching one-word term in turn, cache off',
+    method: 'POST',
+    route: '/bounty/search',
+    env: { FEED_CACHE_MS: '0' },
+    request: (fx) => termsInTurn(fx.oneWordTerms),
+    sample: (fx) => searchSample(fx.oneWordTerms[0]!),
+  },
+  {
+    name: 'feed-pairs',
+    label: 'feed search, a new two-word term per request, cache off',
+    method: 'POST',
+    route: '/bounty/search',
+    env: { FEED_CACHE_MS: '0' },
+    request: (fx) => termsInTurn(fx.twoWordTerms),
+    sample: (fx) => searchSample(fx.twoWordTerms[0]!),
   },
   {
     name: 'bounty',
@@ -526,8 +570,9 @@ async function createTarget(kind: DbKind): Promise<Target> {
       },
     };
   }
-  // BENCH_DB_PREFIX: for benches sharing one server (names must stay unique per run).
+  // BENCH_DB_PREFIX names the database (benches sharing a server keep to their own prefix).
   const name = `${process.env.BENCH_DB_PREFIX ?? 'bh_bench_'}${Date.now().toString(36)}`;
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`bad BENCH_DB_PREFIX: ${name}`);
   const admin = new pg.Client({ connectionString: PG_ADMIN });
   await admin.connect();
   await admin.query(`create database ${name}`);
@@ -618,8 +663,13 @@ async function runPhase(target: Target): Promise<PhaseResult> {
     activeClaims: await activeClaimIds(q, 2000),
     roundBounties: await roundBountiesOf(q),
     voters: { product: await addVoters(q, opts.voters), floor: await addVoters(q, opts.voters) },
+    oneWordTerms: await oneWordTerms(q),
+    twoWordTerms: await twoWordTerms(q, 40_000),
   }));
-  log(`${fx.activeClaims.length} claims in active rounds, ${opts.voters} voters per server`);
+  log(
+    `${fx.activeClaims.length} claims in active rounds, ${opts.voters} voters per server, ` +
+      `${fx.oneWordTerms.length} one-word and ${fx.twoWordTerms.length} two-word search terms`,
+  );
   const eps = ENDPOINTS.filter((e) => !opts.only || opts.only.includes(e.name));
   const results: EndpointResult[] = eps.map((e) => ({ name: e.name, label: e.label }));
 
@@ -632,40 +682,50 @@ async function runPhase(target: Target): Promise<PhaseResult> {
   } finally {
     await floorFirst.stop();
   }
-  const product = await startServer('product', target.url, target.dataDir);
-  try {
-    const routes = await productRoutes(product);
-    const productSamples = await fetchSamples(
-      product,
-      fx,
-      eps.filter((e) => routes.has(`${e.method} ${e.route}`)),
-    );
-    for (const [i, ep] of eps.entries()) {
-      const res = results[i]!;
-      if (!routes.has(`${ep.method} ${ep.route}`)) {
-        res.skipped = `${ep.method} ${ep.route} is not on main yet`;
-        log(`skip ${ep.label}: ${res.skipped}`);
-        continue;
-      }
-      if (ep.name === 'vote' && fx.activeClaims.length === 0) {
-        res.skipped = 'no claim in an active round';
-        log(`skip ${ep.label}: ${res.skipped}`);
-        continue;
-      }
-      res.product = await measure(product, ep, fx);
-      log(
-        `product ${ep.label}: ${res.product.rps} req/s, p50 ${res.product.p50} ms, p99 ${res.product.p99} ms, ` +
-          `non-2xx ${res.product.non2xx}, peak RSS ${res.product.peakRssMb} MB, CPU ${res.product.cpuMsPerRequest} ms/req`,
+  // Endpoints with their own environment (the response cache off) run on a product of their own.
+  const groups = new Map<string, number[]>();
+  for (const [i, ep] of eps.entries()) {
+    const key = JSON.stringify(ep.env ?? {});
+    groups.set(key, [...(groups.get(key) ?? []), i]);
+  }
+  for (const [envKey, indexes] of groups) {
+    const extraEnv = JSON.parse(envKey) as Record<string, string>;
+    const product = await startServer('product', target.url, target.dataDir, extraEnv);
+    try {
+      const routes = await productRoutes(product);
+      const productSamples = await fetchSamples(
+        product,
+        fx,
+        indexes.map((i) => eps[i]!).filter((e) => routes.has(`${e.method} ${e.route}`)),
       );
-      res.sampleStatus = (productSamples[ep.name] as { status?: number } | undefined)?.status;
-      if (ep.sample)
-        res.sameJson = same(
-          (productSamples[ep.name] as { body: unknown }).body,
-          (floorSamples[ep.name] as { body: unknown }).body,
+      for (const i of indexes) {
+        const ep = eps[i]!;
+        const res = results[i]!;
+        if (!routes.has(`${ep.method} ${ep.route}`)) {
+          res.skipped = `${ep.method} ${ep.route} is not on main yet`;
+          log(`skip ${ep.label}: ${res.skipped}`);
+          continue;
+        }
+        if (ep.name === 'vote' && fx.activeClaims.length === 0) {
+          res.skipped = 'no claim in an active round';
+          log(`skip ${ep.label}: ${res.skipped}`);
+          continue;
+        }
+        res.product = await measure(product, ep, fx);
+        log(
+          `product ${ep.label}: ${res.product.rps} req/s, p50 ${res.product.p50} ms, p99 ${res.product.p99} ms, ` +
+            `non-2xx ${res.product.non2xx}, peak RSS ${res.product.peakRssMb} MB, CPU ${res.product.cpuMsPerRequest} ms/req`,
         );
+        res.sampleStatus = (productSamples[ep.name] as { status?: number } | undefined)?.status;
+        if (ep.sample)
+          res.sameJson = same(
+            (productSamples[ep.name] as { body: unknown }).body,
+            (floorSamples[ep.name] as { body: unknown }).body,
+          );
+      }
+    } finally {
+      await product.stop();
     }
-  } finally {
-    await product.stop();
   }
 
   const floor = await startServer('floor', target.url, target.dataDir);
@@ -716,6 +776,9 @@ interface DbResult {
     large: Measure;
     p50Ratio: number;
     meanRatio: number;
+    /** req/s at the small size ÷ req/s at the large one: how much each request's cost grew. */
+    costRatio: number;
+    floorCostRatio: number | null;
   }[];
 }
 
@@ -746,16 +809,29 @@ async function runDb(kind: DbKind): Promise<DbResult> {
       await gen(opts.largeBounties - opts.smallBounties, 2);
       out.phases.push(await runPhase(target));
       const [small, big] = out.phases as [PhaseResult, PhaseResult];
-      for (const name of ['feed', 'feed-term', 'claim', 'bounty', 'bounty-rounds', 'user']) {
-        const a = small.endpoints.find((e) => e.name === name)?.product;
-        const b = big.endpoints.find((e) => e.name === name)?.product;
-        if (!a || !b) continue;
+      for (const name of [
+        'feed',
+        'feed-term',
+        'feed-words',
+        'feed-pairs',
+        'claim',
+        'bounty',
+        'bounty-rounds',
+        'user',
+      ]) {
+        const a = small.endpoints.find((e) => e.name === name);
+        const b = big.endpoints.find((e) => e.name === name);
+        if (!a?.product || !b?.product) continue;
+        const ratio = (x: Measure | undefined, y: Measure | undefined) =>
+          x && y ? Math.round((x.rps / Math.max(1, y.rps)) * 100) / 100 : null;
         out.scaling.push({
           endpoint: name,
-          small: a,
-          large: b,
-          p50Ratio: Math.round((b.p50 / Math.max(0.01, a.p50)) * 100) / 100,
-          meanRatio: Math.round((b.mean / Math.max(0.01, a.mean)) * 100) / 100,
+          small: a.product,
+          large: b.product,
+          p50Ratio: Math.round((b.product.p50 / Math.max(0.01, a.product.p50)) * 100) / 100,
+          meanRatio: Math.round((b.product.mean / Math.max(0.01, a.product.mean)) * 100) / 100,
+          costRatio: ratio(a.product, b.product)!,
+          floorCostRatio: ratio(a.floor, b.floor),
         });
       }
     }
@@ -835,12 +911,12 @@ function markdown(report: {
         '',
       );
       lines.push(
-        '| endpoint | req/s small | req/s large | p50 small | p50 large | mean small | mean large | p50 ratio | mean ratio |',
-        '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+        '| endpoint | req/s small | req/s large | p50 small | p50 large | p99 small | p99 large | mean small | mean large | p50 ratio | mean ratio | cost ratio (req/s small ÷ large) | floor cost ratio |',
+        '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       );
       for (const x of run.scaling)
         lines.push(
-          `| ${x.endpoint} | ${x.small.rps} | ${x.large.rps} | ${x.small.p50} | ${x.large.p50} | ${x.small.mean} | ${x.large.mean} | ${x.p50Ratio} | ${x.meanRatio} |`,
+          `| ${x.endpoint} | ${x.small.rps} | ${x.large.rps} | ${x.small.p50} | ${x.large.p50} | ${x.small.p99} | ${x.large.p99} | ${x.small.mean} | ${x.large.mean} | ${x.p50Ratio} | ${x.meanRatio} | ${x.costRatio} | ${fmt(x.floorCostRatio, 2)} |`,
         );
       lines.push('');
     }

@@ -5,6 +5,7 @@ import { loadConfig } from '../src/env';
 import { hashToken, randomToken } from '../src/lib/tokens';
 import { creatorPart, silverValueMicros } from '../src/modules/payouts/ledger.service';
 import { bulkInsert, maxId, syncSequence, type RawDb } from './raw-db';
+import { rng } from './words';
 
 export interface Voter {
   userId: number;
@@ -124,6 +125,58 @@ export async function activeClaimIds(q: RawDb, n: number): Promise<number[]> {
 
 /** A word that matches a fair share of titles (a typical search). */
 export const SEARCH_TERM = 'sunset';
+
+function shuffle<T>(list: T[], seed: number): T[] {
+  const rand = rng(seed);
+  for (let i = list.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [list[i], list[j]] = [list[j]!, list[i]!];
+  }
+  return list;
+}
+
+/**
+ * Every one-word search term that finds something: each prefix (letters and digits) of each
+ * word of the visible titles, from 'a' (tens of thousands of matches at 100,000 bounties) to
+ * whole words, in a shuffled order. Read from the titles' tsvectors, so it does not depend on
+ * how the product searches.
+ */
+export async function oneWordTerms(q: RawDb): Promise<string[]> {
+  const rows = await q.query<{ word: string }>(
+    `select word from ts_stat('select search from bounties where hidden_at is null')`,
+  );
+  const out = new Set<string>();
+  for (const { word } of rows)
+    if (/^[a-z0-9]+$/.test(word)) for (let n = 1; n <= word.length; n++) out.add(word.slice(0, n));
+  return shuffle([...out].sort(), 11);
+}
+
+/**
+ * Two-word terms that each find at least the title they come from: prefixes (3 letters or
+ * more) of two words of a visible title, distinct, up to `n`, shuffled.
+ */
+export async function twoWordTerms(q: RawDb, n: number): Promise<string[]> {
+  const rows = await q.query<{ title: string }>(
+    `select title from bounties where hidden_at is null order by id desc limit ${Math.ceil(n / 2)}`,
+  );
+  const rand = rng(13);
+  const out = new Set<string>();
+  for (let round = 0; round < 40 && out.size < n; round++)
+    for (const { title } of rows) {
+      const words = (title.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => w.length >= 3);
+      if (words.length < 2) continue;
+      const i = Math.floor(rand() * words.length);
+      const j = (i + 1 + Math.floor(rand() * (words.length - 1))) % words.length;
+      const cut = (w: string) => w.slice(0, 3 + Math.floor(rand() * (w.length - 2)));
+      const a = cut(words[i]!);
+      const b = cut(words[j]!);
+      if (a.startsWith(b) || b.startsWith(a)) continue;
+      // One order per pair: 'sun gold' would be the same search as 'gold sun'.
+      out.add(a < b ? `${a} ${b}` : `${b} ${a}`);
+      if (out.size >= n) break;
+    }
+  return shuffle([...out].sort(), 17);
+}
 
 export interface VoteCheck {
   votes: number;

@@ -102,6 +102,10 @@ const SEARCH_ALL = `select ${SEARCH_BASE}, null as rank from bounties b
 const SEARCH_TERM = `select ${SEARCH_BASE}, ts_rank(b.search, to_tsquery('simple', $1)) as rank
   from bounties b where b.search @@ to_tsquery('simple', $1)
   order by rank desc, b.created_at desc nulls last, b.id desc nulls last limit $2`;
+// One ASCII word: the walk of search.bounty_prefixes in feed order (search.repository.ts).
+const SEARCH_PREFIX = `select ${SEARCH_BASE}, t.rank as rank
+  from search.bounty_prefixes t join bounties b on b.id = t.bounty_id where t.prefix = $1
+  order by t.rank desc nulls last, t.created_at desc nulls last, t.bounty_id desc nulls last limit $2`;
 const ROUNDS_WITH_CLAIMS = `select rr.bounty_id as r_bounty_id, rr.number as r_number,
     rr.end_date as r_end_date, x.*
   from rounds rr
@@ -232,9 +236,12 @@ app.post('/bounty/search', async (req, reply) => {
   const body = (req.body ?? {}) as { term?: string; limit?: number };
   const limit = body.limit ?? 10;
   const tsquery = toPrefixQuery(body.term ?? '');
-  const rows = tsquery
-    ? await db.query<Row>(SEARCH_TERM, [tsquery, limit + 1], 'search_term')
-    : await db.query<Row>(SEARCH_ALL, [limit + 1], 'search_all');
+  const prefix = tsquery ? /^([a-z0-9]+):\*$/.exec(tsquery)?.[1] : undefined;
+  const rows = prefix
+    ? await db.query<Row>(SEARCH_PREFIX, [prefix, limit + 1], 'search_prefix')
+    : tsquery
+      ? await db.query<Row>(SEARCH_TERM, [tsquery, limit + 1], 'search_term')
+      : await db.query<Row>(SEARCH_ALL, [limit + 1], 'search_all');
   const page = rows.slice(0, limit);
   const rounds = await roundsOf(
     page.map((r) => r.id as number),

@@ -1,12 +1,14 @@
 /**
- * `npm run bench:profile -- --endpoint user|vote|feed|feed-term|claim|bounty [--seconds S]
- *   [--server floor]`
+ * `npm run bench:profile -- --endpoint user|vote|feed|feed-term|feed-words|feed-pairs|claim|bounty
+ *   [--seconds S] [--server floor]`
  *
  * CPU profile of the product under load: starts the API (node --cpu-prof) on the database of
  * DATABASE_URL (filled beforehand with `npm run bench:data`), adds members with sessions,
  * drives one endpoint with autocannon (50 connections) and prints where the server's CPU
  * time went: the heaviest functions by self time and the share of each package. The
- * .cpuprofile file is kept for Chrome DevTools (its path is printed).
+ * .cpuprofile file is kept for Chrome DevTools (its path is printed). feed-words (every
+ * matching one-word term in turn) and feed-pairs (a new two-word term per request) run with
+ * the response cache off, as in `npm run bench`.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -16,7 +18,14 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon, { type Request } from 'autocannon';
 import { createDatabase } from '../src/db/client';
-import { activeClaimIds, addVoters, sampleIds, SEARCH_TERM } from './fixtures';
+import {
+  activeClaimIds,
+  addVoters,
+  oneWordTerms,
+  sampleIds,
+  SEARCH_TERM,
+  twoWordTerms,
+} from './fixtures';
 import { rawConnection } from './raw-db';
 import { benchServerEnv } from './server-env';
 
@@ -46,6 +55,8 @@ const voters = await addVoters(q, 500);
 const claimIds = await sampleIds(q, 'claims', 2000);
 const bountyIds = await sampleIds(q, 'bounties', 2000);
 const active = await activeClaimIds(q, 2000);
+const words = await oneWordTerms(q);
+const pairs = await twoWordTerms(q, 40_000);
 await q.release();
 await handle.close();
 
@@ -59,6 +70,18 @@ const requests: Record<string, Request> = {
     path: '/bounty/search',
     headers: json,
     body: JSON.stringify({ term: SEARCH_TERM }),
+  },
+  'feed-words': {
+    method: 'POST',
+    path: '/bounty/search',
+    headers: json,
+    setupRequest: (r) => ({ ...r, body: JSON.stringify({ term: next(words) }) }),
+  },
+  'feed-pairs': {
+    method: 'POST',
+    path: '/bounty/search',
+    headers: json,
+    setupRequest: (r) => ({ ...r, body: JSON.stringify({ term: next(pairs) }) }),
   },
   // Reads go out with a member's token, as a signed-in member's would.
   bounty: {
@@ -118,7 +141,12 @@ const proc = spawn(
   {
     cwd: rootDir,
     stdio: ['ignore', 'inherit', 'inherit'],
-    env: benchServerEnv({ port, databaseUrl: url, dataDir: profDir }),
+    env: {
+      ...benchServerEnv({ port, databaseUrl: url, dataDir: profDir }),
+      ...(args.endpoint === 'feed-words' || args.endpoint === 'feed-pairs'
+        ? { FEED_CACHE_MS: '0' }
+        : {}),
+    },
   },
 );
 for (let i = 0; ; i++) {

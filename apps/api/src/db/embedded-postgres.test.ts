@@ -1,5 +1,5 @@
 /**
- * The embedded PostgreSQL (decision 0015): a real server in a folder, owned by the process that
+ * The embedded PostgreSQL (decision 0018): a real server in a folder, owned by the process that
  * started it, shared with guests, stopped cleanly, and found again with its data.
  */
 import fs from 'node:fs';

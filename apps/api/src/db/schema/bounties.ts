@@ -3,7 +3,9 @@ import {
   customType,
   index,
   integer,
+  pgSchema,
   pgTable,
+  real,
   serial,
   text,
   timestamp,
@@ -38,6 +40,36 @@ export const bounties = pgTable(
     index('bounties_search_idx').using('gin', t.search),
     index('bounties_created_idx').on(t.createdAt.desc(), t.id.desc()),
     index('bounties_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * The feed search's prefix index (docs/decisions/0019-feed-search-prefix-index.md): one row per
+ * bounty and per prefix of a lexeme of its title, with ts_rank(search, 'prefix':*) worked out
+ * when the bounty is written, so a one-word search is a walk of the index in feed order
+ * (rank, then recency) that stops after one page. Kept by triggers on bounties (migration
+ * 0007); outside the public schema so backups skip it (a restore fills it again).
+ */
+export const searchSchema = pgSchema('search');
+
+export const bountyPrefixes = searchSchema.table(
+  'bounty_prefixes',
+  {
+    prefix: text('prefix').notNull(),
+    rank: real('rank').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    bountyId: integer('bounty_id')
+      .notNull()
+      .references(() => bounties.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    index('bounty_prefixes_feed_idx').on(
+      t.prefix,
+      t.rank.desc(),
+      t.createdAt.desc(),
+      t.bountyId.desc(),
+    ),
+    index('bounty_prefixes_bounty_idx').on(t.bountyId),
   ],
 );
 

@@ -1,6 +1,11 @@
 /**
  * The feed search (POST /bounty/search): one page of bounties by prefix full-text on titles,
  * relevance then recency, keyset-paged; prepared once per combination of options.
+ *
+ * A one-word ASCII term ('cat:*') reads search.bounty_prefixes (migration 0007), whose index
+ * is in the feed's order, so the page costs the same whatever the number of matches. Other
+ * terms (several words, other scripts) rank every match with ts_rank; the two give the same
+ * rows in the same order (docs/decisions/0019-feed-search-prefix-index.md).
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { preparedRows, type DbOrTx } from '../../db/client';
@@ -34,6 +39,40 @@ const SEARCH_CREATED_KEY = microsecondKey(sql`b.created_at`);
 const SEARCH_BASE = sql`b.id, b.user_id, b.title, b.amount, b.media_type, b.round_count, b.status,
   b.winner_claim_id, b.created_at, ${SEARCH_CREATED_KEY} as created_key`;
 const searchStmts = new Map<string, ReturnType<typeof preparedRows<SearchRow>>>();
+
+/**
+ * The word of a one-word tsquery ('cat:*' → 'cat') when PostgreSQL's 'simple' parser keeps it
+ * as one lexeme equal to itself (lower-case ASCII letters and digits), else null.
+ */
+export function singlePrefix(tsquery: string): string | null {
+  const m = /^([a-z0-9]+):\*$/.exec(tsquery);
+  return m ? m[1]! : null;
+}
+
+/** The one-word statement: a walk of bounty_prefixes_feed_idx from the cursor, one page long. */
+function prefixStmt(after: boolean, exclude: boolean) {
+  const key = `bounties_prefix_${Number(after)}${Number(exclude)}`;
+  let stmt = searchStmts.get(key);
+  if (stmt) return stmt;
+  const p = (name: string) => sql.placeholder(name);
+  const where: SQL[] = [sql`t.prefix = ${p('prefix')}`, sql`b.hidden_at is null`];
+  if (exclude) where.push(sql`t.bounty_id <> ${p('excludeId')}`);
+  if (after)
+    where.push(
+      sql`(t.rank, t.created_at, t.bounty_id) < (${p('r')}::real, ${p('c')}::timestamptz, ${p('i')}::int4)`,
+    );
+  stmt = preparedRows<SearchRow>(
+    key,
+    // t.rank is ts_rank(b.search, 'prefix':*) and t.created_at is b.created_at (kept by triggers).
+    sql`select ${SEARCH_BASE}, t.rank as rank
+      from search.bounty_prefixes t join bounties b on b.id = t.bounty_id
+      where ${sql.join(where, sql` and `)}
+      order by t.rank desc nulls last, t.created_at desc nulls last, t.bounty_id desc nulls last
+      limit ${p('limit')}`,
+  );
+  searchStmts.set(key, stmt);
+  return stmt;
+}
 
 /** The search statement for one combination of term / cursor / excluded id, prepared once. */
 function searchStmt(term: boolean, after: boolean, exclude: boolean) {
@@ -80,12 +119,22 @@ function searchStmt(term: boolean, after: boolean, exclude: boolean) {
  */
 export async function searchBounties(
   db: DbOrTx,
-  opts: { tsquery: string | null; excludeId?: number; limit: number; after?: SearchCursor },
+  opts: {
+    tsquery: string | null;
+    excludeId?: number;
+    limit: number;
+    after?: SearchCursor;
+    /** Rank every match with ts_rank even for one word (the reference the tests compare to). */
+    rankAll?: boolean;
+  },
 ): Promise<SearchRow[]> {
-  const stmt = searchStmt(!!opts.tsquery, !!opts.after, opts.excludeId !== undefined);
+  const prefix = opts.tsquery && !opts.rankAll ? singlePrefix(opts.tsquery) : null;
+  const stmt = prefix
+    ? prefixStmt(!!opts.after, opts.excludeId !== undefined)
+    : searchStmt(!!opts.tsquery, !!opts.after, opts.excludeId !== undefined);
   return stmt(db, {
     limit: opts.limit,
-    ...(opts.tsquery ? { tsquery: opts.tsquery } : {}),
+    ...(prefix ? { prefix } : opts.tsquery ? { tsquery: opts.tsquery } : {}),
     ...(opts.excludeId !== undefined ? { excludeId: opts.excludeId } : {}),
     ...(opts.after ? { r: opts.after.r ?? 0, c: opts.after.c, i: opts.after.i } : {}),
   });

@@ -1,0 +1,236 @@
+/**
+ * The feed search's one-word path (search.bounty_prefixes, migration 0007) against the
+ * reference (every match ranked with ts_rank): the same rows in the same order for every
+ * prefix of every title word, page by page, on generated titles plus awkward ones (repeated
+ * words, shared prefixes, hyphens, digits, other scripts, equal timestamps, hidden, renamed,
+ * moved and deleted bounties). Runs on PGlite and, with TEST_DATABASE_URL, PostgreSQL.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateData } from '../../../bench/generate';
+import { rng } from '../../../bench/words';
+import { createTestDatabase, type TestDatabase } from '../../../test/helper';
+import { queryRows, type Db } from '../../db/client';
+import { toPrefixQuery } from './bounties.service';
+import {
+  searchBounties,
+  singlePrefix,
+  type SearchCursor,
+  type SearchRow,
+} from './search.repository';
+
+let tdb: TestDatabase;
+let db: Db;
+let mediaDir: string;
+
+/** Titles the generator does not make: each exercises a way ts_rank or the prefixes differ. */
+const AWKWARD = [
+  'Zebra zebra zebra stripes',
+  'Zebra crossing at night',
+  'Photograph a wild zebra',
+  'cat cat',
+  'cat catalogue category',
+  'Catalogue of cats',
+  'Upside-down umbrella upside down',
+  "Don't stop: the owl's nest",
+  'R2D2 and 3CPO at 1e5 metres, 42 times',
+  '2024 sunset 2024',
+  'Café crème brûlée',
+  'Straße in München',
+  'Ζώα στο δάσος',
+  'a a a a a a a a a a',
+  'supercalifragilisticexpialidocious sunset',
+  '!!! ??? ...',
+  'sun sunny sunset sunrise sundial',
+];
+
+const pageOf = (rows: SearchRow[]) =>
+  rows.map((r) => ({ id: r.id, rank: Number(r.rank), created: r.created_key }));
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  db = tdb.handle.db;
+  mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bh-search-media-'));
+  await generateData(tdb.handle, {
+    bounties: 240,
+    claimsPerBounty: 1,
+    members: 5,
+    imagePool: 1,
+    mediaDir,
+    spanDays: 3,
+  });
+  const [{ id: userId }] = (await queryRows<{ id: number }>(
+    db,
+    sql`select id from users order by id limit 1`,
+  )) as [{ id: number }];
+  // Three copies of each awkward title: two at the same instant (ties go to the higher id).
+  const at = new Date('2026-01-02T03:04:05.123456Z').toISOString();
+  for (const [k, title] of AWKWARD.entries()) {
+    for (let copy = 0; copy < 3; copy++) {
+      const created = copy < 2 ? at : new Date(Date.parse(at) - (k + 1) * 1000).toISOString();
+      await db.execute(
+        sql`insert into bounties (user_id, title, created_at) values (${userId}, ${title}, ${created}::timestamptz)`,
+      );
+    }
+  }
+  // One statement inserting many rows (as the bench generator and a restore do).
+  await db.execute(
+    sql`insert into bounties (user_id, title, created_at)
+        select ${userId}, 'Bulk zebra number ' || g, ${at}::timestamptz - g * interval '1 ms'
+        from generate_series(1, 30) g`,
+  );
+  // Hidden, renamed, moved in time, deleted.
+  await db.execute(
+    sql`update bounties set hidden_at = now() where id in (select id from bounties order by id desc limit 5)`,
+  );
+  await db.execute(
+    sql`update bounties set title = 'Renamed zebra zebra catalogue' where id = (select min(id) from bounties)`,
+  );
+  await db.execute(
+    sql`update bounties set created_at = created_at + interval '400 days' where id = (select min(id) + 1 from bounties)`,
+  );
+  await db.execute(
+    sql`delete from bounties where title = 'cat cat' and id = (select max(id) from bounties where title = 'cat cat')`,
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await tdb?.drop();
+  fs.rmSync(mediaDir, { recursive: true, force: true });
+});
+
+/** Every one-word term worth asking: each stored ASCII prefix, and words that match nothing. */
+async function oneWordTerms(): Promise<string[]> {
+  const rows = await queryRows<{ prefix: string }>(
+    db,
+    sql`select distinct prefix from search.bounty_prefixes where prefix ~ '^[a-z0-9]+$' order by prefix`,
+  );
+  return [...rows.map((r) => r.prefix), 'zebraz', 'xyzzy', '9', 'qq0'];
+}
+
+async function walk(tsquery: string, limit: number, rankAll: boolean, excludeId?: number) {
+  const out: SearchRow[] = [];
+  let after: SearchCursor | undefined;
+  for (let i = 0; i < 1000; i++) {
+    const rows = await searchBounties(db, {
+      tsquery,
+      limit: limit + 1,
+      rankAll,
+      ...(after ? { after } : {}),
+      ...(excludeId !== undefined ? { excludeId } : {}),
+    });
+    const page = rows.slice(0, limit);
+    out.push(...page);
+    const last = page[page.length - 1];
+    if (rows.length <= limit || !last) break;
+    after = { r: Number(last.rank), c: last.created_key, i: last.id };
+  }
+  return out;
+}
+
+describe('feed search, one word (search.bounty_prefixes)', () => {
+  it('keeps a word of letters and digits as one lexeme equal to itself', async () => {
+    const rand = rng(7);
+    const chars = 'abcdefghijklmnopqrstuvwxyz0123456789';
+    const words = ['1e5', '0x1f', 'e1', '123', '00012', 'r2d2', 'a', 'z9z9z9'];
+    for (let i = 0; i < 300; i++) {
+      const n = 1 + Math.floor(rand() * 12);
+      words.push(
+        Array.from({ length: n }, () => chars[Math.floor(rand() * chars.length)]).join(''),
+      );
+    }
+    const rows = await queryRows<{ w: string; q: string }>(
+      db,
+      sql`select w, to_tsquery('simple', w || ':*')::text as q from jsonb_array_elements_text(${JSON.stringify(words)}::jsonb) w`,
+    );
+    for (const r of rows) expect(r.q, r.w).toBe(`'${r.w}':*`);
+    for (const w of words) expect(singlePrefix(toPrefixQuery(w)!)).toBe(w);
+    expect(singlePrefix(toPrefixQuery('cat dog')!)).toBeNull();
+    expect(singlePrefix(toPrefixQuery('café')!)).toBeNull();
+  });
+
+  it('stores ts_rank of the one-word query and the bounty creation time', async () => {
+    const [bad] = await queryRows<{ rank: number; created: number; n: number }>(
+      db,
+      sql`select count(*) filter (where t.rank <> ts_rank(b.search, to_tsquery('simple', t.prefix || ':*')))::int as rank,
+            count(*) filter (where t.created_at <> b.created_at)::int as created, count(*)::int as n
+          from search.bounty_prefixes t join bounties b on b.id = t.bounty_id
+          where t.prefix ~ '^[a-z0-9]+$'`,
+    );
+    expect(bad!.n).toBeGreaterThan(1000);
+    expect(bad).toMatchObject({ rank: 0, created: 0 });
+    // A bounty has a row for a prefix exactly when it matches the prefix query.
+    const [mismatch] = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from (select distinct prefix from search.bounty_prefixes
+            where prefix ~ '^[a-z0-9]+$') p, bounties b
+          where (b.search @@ to_tsquery('simple', p.prefix || ':*')) <>
+            exists (select 1 from search.bounty_prefixes t where t.prefix = p.prefix and t.bounty_id = b.id)`,
+    );
+    expect(mismatch!.n).toBe(0);
+  });
+
+  it('gives the same rows in the same order as ranking every match, for every prefix', async () => {
+    const terms = await oneWordTerms();
+    expect(terms.length).toBeGreaterThan(300);
+    let nonEmpty = 0;
+    for (const w of terms) {
+      const q = toPrefixQuery(w)!;
+      const [fast, all] = await Promise.all([
+        searchBounties(db, { tsquery: q, limit: 2000 }),
+        searchBounties(db, { tsquery: q, limit: 2000, rankAll: true }),
+      ]);
+      expect(pageOf(fast), w).toEqual(pageOf(all));
+      if (all.length) nonEmpty++;
+    }
+    // Some prefixes belong to hidden bounties only; the rest find something.
+    expect(nonEmpty).toBeGreaterThan(terms.length - 20);
+    // Ranks do differ within a term: the order is not just recency.
+    const zeb = await searchBounties(db, { tsquery: 'zeb:*', limit: 2000 });
+    expect(new Set(zeb.map((r) => Number(r.rank))).size).toBeGreaterThan(2);
+    expect(zeb[0]!.title).toBe('Zebra zebra zebra stripes');
+  });
+
+  it('pages through the cursor, with excludeId, as the reference does', async () => {
+    const terms = (await oneWordTerms()).filter(
+      (w, i) => i % 7 === 0 || ['s', 'c', 'ca', 'cat', 'zebra', 'a', 'in', 'the'].includes(w),
+    );
+    for (const w of terms) {
+      const q = toPrefixQuery(w)!;
+      const full = await searchBounties(db, { tsquery: q, limit: 2000, rankAll: true });
+      const paged = await walk(q, 4, false);
+      expect(pageOf(paged), w).toEqual(pageOf(full));
+      const excluded = full[Math.floor(full.length / 2)]?.id;
+      if (excluded === undefined) continue;
+      expect(pageOf(await walk(q, 3, false, excluded)), w).toEqual(
+        pageOf(await walk(q, 3, true, excluded)),
+      );
+    }
+  });
+
+  it('follows renamed, moved and deleted bounties and skips hidden ones', async () => {
+    const renamed = await searchBounties(db, { tsquery: 'renamed:*', limit: 10 });
+    expect(renamed.map((r) => r.title)).toEqual(['Renamed zebra zebra catalogue']);
+    const [stale] = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from search.bounty_prefixes t
+          where not exists (select 1 from bounties b where b.id = t.bounty_id
+            and t.prefix = any(select left(l.lexeme, n) from unnest(b.search) l,
+              generate_series(1, length(l.lexeme)) n))`,
+    );
+    expect(stale!.n).toBe(0);
+    const hidden = await queryRows<{ id: number }>(
+      db,
+      sql`select id from bounties where hidden_at is not null`,
+    );
+    const bulk = await searchBounties(db, { tsquery: 'bulk:*', limit: 100 });
+    expect(bulk.length).toBe(30 - hidden.length);
+    for (const h of hidden) expect(bulk.map((r) => r.id)).not.toContain(h.id);
+    expect((await searchBounties(db, { tsquery: 'cat:*', limit: 100 })).length).toBe(
+      (await searchBounties(db, { tsquery: 'cat:*', limit: 100, rankAll: true })).length,
+    );
+  });
+});
