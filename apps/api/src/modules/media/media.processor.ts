@@ -14,6 +14,48 @@ export const THUMB_SIZE = 500;
 export const PREVIEW_SECONDS = 10;
 export const PREVIEW_SHORT_SIDE = 480;
 
+/** Short side at most 480 px (even sizes for H.264), square pixels. */
+const PREVIEW_SCALE =
+  `scale=w='if(gt(iw,ih),-2,min(${PREVIEW_SHORT_SIDE},trunc(iw/2)*2))'` +
+  `:h='if(gt(iw,ih),min(${PREVIEW_SHORT_SIDE},trunc(ih/2)*2),-2)',setsar=1`;
+
+/** The preview's output options (before its file name): see VideoTools.makePreview. */
+const PREVIEW_OUTPUT = [
+  '-t',
+  String(PREVIEW_SECONDS),
+  '-an',
+  '-sn',
+  '-dn',
+  '-fpsmax',
+  '30',
+  '-c:v',
+  'libx264',
+  '-preset',
+  'veryfast',
+  '-crf',
+  '28',
+  '-profile:v',
+  'main',
+  '-pix_fmt',
+  'yuv420p',
+  '-map_metadata',
+  '-1',
+  '-map_chapters',
+  '-1',
+  '-movflags',
+  '+faststart',
+  '-f',
+  'mp4',
+];
+
+/** Width and height from a PNG's header (IHDR), or null when the bytes are not a PNG. */
+export function pngSize(png: Buffer): { width: number; height: number } | null {
+  const signature = '89504e470d0a1a0a';
+  if (png.length < 24 || png.subarray(0, 8).toString('hex') !== signature) return null;
+  if (png.subarray(12, 16).toString('latin1') !== 'IHDR') return null;
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
 /** Input that cannot be used: mapped to a 4xx by the service. */
 export class MediaInputError extends Error {
   constructor(
@@ -33,65 +75,105 @@ export interface ImageOutput {
   height: number;
 }
 
-/** Header only: refuses decompression bombs before any pixel is decoded. */
-export async function imageDimensions(
-  input: string | Buffer,
-  maxPixels: number,
-): Promise<{ width: number; height: number; format: string }> {
-  const sharp = await loadSharp();
-  let meta: Awaited<ReturnType<ReturnType<typeof Sharp>['metadata']>>;
-  try {
-    meta = await sharp(input, { limitInputPixels: false }).metadata();
-  } catch {
-    throw new MediaInputError('unreadable', 'The file is not a readable image.');
-  }
-  const { width, height, format } = meta;
-  if (!width || !height || !format) {
-    throw new MediaInputError('unreadable', 'The file is not a readable image.');
-  }
-  if (width * height > maxPixels) {
-    throw new MediaInputError(
+/** sharp's error for an image over `limitInputPixels` (read from the header, before decoding). */
+function pixelLimitError(err: unknown, maxPixels: number): MediaInputError {
+  if (/pixel limit/i.test((err as Error).message)) {
+    return new MediaInputError(
       'too-many-pixels',
       `The image is too large: at most ${maxPixels} pixels.`,
     );
   }
-  return { width, height, format };
+  return new MediaInputError('unreadable', 'The file is not a readable image.');
+}
+
+/** The full derivative's pixels, raw (sRGB, 8 bits a channel, no metadata). */
+export interface DecodedImage {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: 1 | 2 | 3 | 4;
 }
 
 /**
- * Full (long side ≤ 1920) and thumbnail (500 × 500 cover) as WebP. sharp writes no metadata
- * unless asked, so EXIF (GPS, camera) never reaches a published file; `.rotate()` applies the
- * EXIF orientation first.
+ * The full derivative's pixels: the image decoded once (JPEG shrink-on-load, EXIF orientation
+ * applied) and resized to fit 1920 × 1920, as raw sRGB bytes. Both derivatives are made from
+ * these, so the upload is decoded once, not once per derivative. Images with more than
+ * `maxPixels` are refused from their header, before any pixel is decoded (decompression bombs);
+ * `failOn: 'warning'` refuses truncated or corrupt files.
  */
+export async function decodeImage(
+  input: string | Buffer,
+  maxPixels: number,
+): Promise<DecodedImage> {
+  const sharp = await loadSharp();
+  try {
+    const { data, info } = await sharp(input, {
+      limitInputPixels: maxPixels,
+      failOn: 'warning',
+      sequentialRead: true,
+    })
+      .rotate()
+      .resize(FULL_LONG_SIDE, FULL_LONG_SIDE, { fit: 'inside', withoutEnlargement: true })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return { data, width: info.width, height: info.height, channels: info.channels };
+  } catch (err) {
+    throw pixelLimitError(err, maxPixels);
+  }
+}
+
+const rawInput = (d: DecodedImage) => ({
+  raw: { width: d.width, height: d.height, channels: d.channels },
+});
+
+/**
+ * Full (long side ≤ 1920) as WebP. sharp writes no metadata unless asked, so EXIF (GPS,
+ * camera) never reaches a published file (raw pixels carry none anyway).
+ */
+export async function encodeFull(d: DecodedImage): Promise<Buffer> {
+  const sharp = await loadSharp();
+  try {
+    return await sharp(d.data, rawInput(d)).webp({ quality: 82, effort: 2 }).toBuffer();
+  } catch {
+    throw new MediaInputError('unreadable', 'The file is not a readable image.');
+  }
+}
+
+/**
+ * Thumbnail (500 × 500 cover, crop where the attention is) as WebP, from the decoded pixels;
+ * from the original only when fitting 1920 left the short side under 500 (panoramas), so a
+ * thumbnail is never upscaled from a smaller copy than the original.
+ */
+export async function encodeThumb(
+  d: DecodedImage,
+  input: string | Buffer,
+  maxPixels: number,
+): Promise<Buffer> {
+  const sharp = await loadSharp();
+  // Fitted to 1920 (the original may have been larger) with the short side under 500.
+  const fromOriginal =
+    Math.max(d.width, d.height) >= FULL_LONG_SIDE && Math.min(d.width, d.height) < THUMB_SIZE;
+  try {
+    const img = fromOriginal
+      ? sharp(input, { limitInputPixels: maxPixels, failOn: 'warning' }).rotate()
+      : sharp(d.data, rawInput(d));
+    return await img
+      .resize(THUMB_SIZE, THUMB_SIZE, { fit: 'cover', position: 'attention' })
+      .webp({ quality: 80, effort: 2 })
+      .toBuffer();
+  } catch (err) {
+    throw pixelLimitError(err, maxPixels);
+  }
+}
+
+/** Both derivatives (what POST /media/image stores), from one decode. */
 export async function makeImageDerivatives(
   input: string | Buffer,
   maxPixels: number,
 ): Promise<ImageOutput> {
-  const sharp = await loadSharp();
-  try {
-    const base = sharp(input, { limitInputPixels: maxPixels, failOn: 'warning' }).rotate();
-    const [full, thumb] = await Promise.all([
-      base
-        .clone()
-        .resize(FULL_LONG_SIDE, FULL_LONG_SIDE, { fit: 'inside', withoutEnlargement: true })
-        .webp({ quality: 82, effort: 2 })
-        .toBuffer({ resolveWithObject: true }),
-      base
-        .clone()
-        .resize(THUMB_SIZE, THUMB_SIZE, { fit: 'cover', position: 'attention' })
-        .webp({ quality: 80, effort: 2 })
-        .toBuffer(),
-    ]);
-    return { full: full.data, thumb, width: full.info.width, height: full.info.height };
-  } catch (err) {
-    if (/pixel limit/i.test((err as Error).message)) {
-      throw new MediaInputError(
-        'too-many-pixels',
-        `The image is too large: at most ${maxPixels} pixels.`,
-      );
-    }
-    throw new MediaInputError('unreadable', 'The file is not a readable image.');
-  }
+  const d = await decodeImage(input, maxPixels);
+  const [full, thumb] = await Promise.all([encodeFull(d), encodeThumb(d, input, maxPixels)]);
+  return { full, thumb, width: d.width, height: d.height };
 }
 
 /** Poster frame (any image bytes ffmpeg gave us) as a 500 × 500 WebP. */
@@ -203,9 +285,6 @@ export class VideoTools {
    * metadata, moov atom first (faststart) so browsers start playing at once.
    */
   async makePreview(input: string, output: string): Promise<void> {
-    const scale =
-      `scale=w='if(gt(iw,ih),-2,min(${PREVIEW_SHORT_SIDE},trunc(iw/2)*2))'` +
-      `:h='if(gt(iw,ih),min(${PREVIEW_SHORT_SIDE},trunc(ih/2)*2),-2)',setsar=1`;
     const res = await run(
       this.ffmpegPath,
       [
@@ -215,35 +294,11 @@ export class VideoTools {
         'error',
         '-i',
         input,
-        '-t',
-        String(PREVIEW_SECONDS),
         '-map',
         '0:v:0',
-        '-an',
-        '-sn',
-        '-dn',
         '-vf',
-        scale,
-        '-fpsmax',
-        '30',
-        '-c:v',
-        'libx264',
-        '-preset',
-        'veryfast',
-        '-crf',
-        '28',
-        '-profile:v',
-        'main',
-        '-pix_fmt',
-        'yuv420p',
-        '-map_metadata',
-        '-1',
-        '-map_chapters',
-        '-1',
-        '-movflags',
-        '+faststart',
-        '-f',
-        'mp4',
+        PREVIEW_SCALE,
+        ...PREVIEW_OUTPUT,
         output,
       ],
       10 * 60_000,
@@ -253,6 +308,56 @@ export class VideoTools {
         'unreadable',
         `Video processing failed: ${reason(res.stderr, input)}`,
       );
+  }
+
+  /**
+   * The preview (as makePreview, the same bytes) and its poster frame from one ffmpeg run: the
+   * input is decoded and scaled once, and the first scaled frame at or after `posterAt` seconds
+   * is also written as PNG. Returns that frame, or null when the video ended before
+   * `posterAt` (then use frame() on the preview).
+   */
+  async makePreviewAndFrame(
+    input: string,
+    output: string,
+    posterAt: number,
+  ): Promise<Buffer | null> {
+    const at = Math.max(0, posterAt).toFixed(3);
+    const res = await run(
+      this.ffmpegPath,
+      [
+        '-nostdin',
+        '-y',
+        '-v',
+        'error',
+        '-i',
+        input,
+        '-filter_complex',
+        // format=yuv420p before split: both branches would otherwise be negotiated to the PNG
+        // encoder's RGB, and every preview frame converted back (a third more CPU).
+        `[0:v:0]${PREVIEW_SCALE},format=yuv420p,split=2[p][s];` +
+          `[s]select='gte(t,${at})*isnan(prev_selected_t)'[f]`,
+        '-map',
+        '[p]',
+        ...PREVIEW_OUTPUT,
+        output,
+        '-map',
+        '[f]',
+        '-frames:v',
+        '1',
+        '-f',
+        'image2pipe',
+        '-c:v',
+        'png',
+        'pipe:1',
+      ],
+      10 * 60_000,
+    );
+    if (res.code !== 0)
+      throw new MediaInputError(
+        'unreadable',
+        `Video processing failed: ${reason(res.stderr, input)}`,
+      );
+    return res.stdout.length > 0 ? res.stdout : null;
   }
 
   /** One frame (PNG bytes) at `atSeconds`, or the first frame when the video is shorter. */
