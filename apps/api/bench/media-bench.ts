@@ -7,8 +7,8 @@
  *   pipeline: auth, rate limit, reading the body, type detection, derivatives, storage writes of
  *   the original and both derivatives, the database row) against sharp alone making the same
  *   two derivatives from the same bytes in memory. sharp alone is timed two ways: the product's
- *   recipe (one decode shared by both derivatives) and one pipeline per derivative (sharp
- *   clone(): a decode each). The run checks that the endpoint stored the very bytes sharp alone
+ *   recipe (one pipeline per derivative, sharp clone(), side by side) and, for reference, one
+ *   decode shared by both derivatives (decision 0015). The run checks that the endpoint stored the very bytes sharp alone
  *   makes, so both sides do the same work;
  * - a 10-second 1080p video from the start of its upload until GET /media/{key}/status says
  *   ready (durable pg-boss queue at its default polling, worker, ffmpeg, storage) against the
@@ -53,7 +53,7 @@ const load = () => os.loadavg().map((l) => Number(l.toFixed(2)));
 const FULL = { quality: 82, effort: 2 };
 const THUMB = { quality: 80, effort: 2 };
 
-/** The product's recipe: decode once (fit 1920), both derivatives from those pixels. */
+/** For reference (decision 0015): decode once (fit 1920), both derivatives from those pixels. */
 async function sharpOneDecode(input: Buffer) {
   const { data, info } = await sharp(input, { sequentialRead: true })
     .rotate()
@@ -71,7 +71,7 @@ async function sharpOneDecode(input: Buffer) {
   return { full, thumb };
 }
 
-/** One pipeline per derivative (sharp clone()): the JPEG is decoded twice. */
+/** The product's recipe: one pipeline per derivative (sharp clone()), side by side. */
 async function sharpTwoPipelines(input: Buffer) {
   const base = sharp(input).rotate();
   const [full, thumb] = await Promise.all([
@@ -206,10 +206,10 @@ async function main() {
   const alone = await sharpOneDecode(jpeg);
   const two = await sharpTwoPipelines(jpeg);
   const firstKey = await uploadImage();
-  const sameFull = publicFile(`${firstKey}-f.webp`).equals(alone.full);
-  const sameThumb = publicFile(`${firstKey}-t.webp`).equals(alone.thumb);
+  const sameFull = publicFile(`${firstKey}-f.webp`).equals(two.full);
+  const sameThumb = publicFile(`${firstKey}-t.webp`).equals(two.thumb);
   log(
-    `endpoint's derivatives = sharp alone (one decode): full ${sameFull ? 'same bytes' : 'DIFFERENT'}, thumb ${sameThumb ? 'same bytes' : 'DIFFERENT'}; two pipelines: full ${two.full.equals(alone.full) ? 'same bytes' : 'different'}, thumb ${two.thumb.equals(alone.thumb) ? 'same bytes' : 'different (decoded at 1/4 for it)'}`,
+    `endpoint's derivatives = sharp alone (two pipelines): full ${sameFull ? 'same bytes' : 'DIFFERENT'}, thumb ${sameThumb ? 'same bytes' : 'DIFFERENT'}; one decode: full ${two.full.equals(alone.full) ? 'same bytes' : 'different'}, thumb ${two.thumb.equals(alone.thumb) ? 'same bytes' : 'different (cut from the 1920 copy)'}`,
   );
 
   const oneDecode = side();
@@ -237,8 +237,8 @@ async function main() {
       endpoint: cpuEach(endpoint),
     },
     sameBytes: { full: sameFull, thumb: sameThumb },
-    ratio: each(oneDecode) / each(endpoint),
-    ratioVsTwoPipelines: each(twoPipelines) / each(endpoint),
+    ratio: each(twoPipelines) / each(endpoint),
+    ratioVsOneDecode: each(oneDecode) / each(endpoint),
   };
   const rate = (ms: number) => `${(1000 / ms).toFixed(2)} images/s  (${ms.toFixed(0)} ms each)`;
   log(
@@ -254,10 +254,10 @@ async function main() {
     `  POST /media/image             ${rate(images.endpointMs)} [${images.cpuMsPerImage.endpoint.toFixed(0)}]`,
   );
   log(
-    `  ratio                         ${images.ratio.toFixed(2)}  (endpoint speed / sharp alone with the same recipe; aim ≥ 0.8)`,
+    `  ratio                         ${images.ratio.toFixed(2)}  (endpoint speed / sharp alone with the same recipe, two pipelines; aim ≥ 0.8)`,
   );
   log(
-    `  ratio vs two pipelines        ${images.ratioVsTwoPipelines.toFixed(2)}  (endpoint speed / sharp alone, a decode per derivative)`,
+    `  ratio vs one decode           ${images.ratioVsOneDecode.toFixed(2)}  (endpoint speed / sharp alone, one shared decode)`,
   );
 
   // --- videos ---------------------------------------------------------------------------
@@ -369,8 +369,8 @@ async function main() {
       '',
       '| measure | figure | target | met |',
       '|---|---|---|---|',
-      `| image upload speed / sharp alone (same recipe) | ${f2(images.ratio)} (${images.endpointMs.toFixed(0)} vs ${images.sharpOneDecodeMs.toFixed(0)} ms) | ≥ 0.8 | ${images.ratio >= 0.8 ? 'yes' : 'no'} |`,
-      `| image upload speed / sharp alone (two pipelines) | ${f2(images.ratioVsTwoPipelines)} (${images.endpointMs.toFixed(0)} vs ${images.sharpTwoPipelinesMs.toFixed(0)} ms) | – | – |`,
+      `| image upload speed / sharp alone (same recipe, two pipelines) | ${f2(images.ratio)} (${images.endpointMs.toFixed(0)} vs ${images.sharpTwoPipelinesMs.toFixed(0)} ms) | ≥ 0.8 | ${images.ratio >= 0.8 ? 'yes' : 'no'} |`,
+      `| image upload speed / sharp alone (one decode) | ${f2(images.ratioVsOneDecode)} (${images.endpointMs.toFixed(0)} vs ${images.sharpOneDecodeMs.toFixed(0)} ms) | – | – |`,
       `| video preview time / ffmpeg alone | ${f2(videos.ratio)} (${f2(videos.pipelineSeconds)} vs ${f2(videos.ffmpegAloneSeconds)} s) | ≤ 1.2 | ${videos.ratio <= 1.2 ? 'yes' : 'no'} |`,
       '',
       `Images: ${images.count} uploads of a 12 MP JPEG per side, interleaved in ${ROUNDS} rounds; CPU ms per image: sharp one decode ${images.cpuMsPerImage.sharpOneDecode.toFixed(0)}, two pipelines ${images.cpuMsPerImage.sharpTwoPipelines.toFixed(0)}, endpoint ${images.cpuMsPerImage.endpoint.toFixed(0)} (client, server, database, all in one process). Stored derivatives are the bytes sharp alone makes: full ${sameFull ? 'yes' : 'no'}, thumb ${sameThumb ? 'yes' : 'no'}.`,

@@ -47,11 +47,8 @@ import {
   type MediaKind,
 } from './media.intake';
 import {
-  decodeImage,
-  encodeFull,
-  encodeThumb,
+  makeImageDerivatives,
   makePoster,
-  type DecodedImage,
   MediaInputError,
   pngSize,
   PREVIEW_SECONDS,
@@ -252,20 +249,19 @@ export class MediaService {
   async storeImage(input: Buffer | Readable, opts: StoreImageOptions): Promise<MediaRecord> {
     const { ctx, rt } = this;
     const visibility = opts.visibility ?? 'public';
-    const maxPixels = ctx.config.MAX_IMAGE_PIXELS;
     // In memory (at most MAX_IMAGE_BYTES): no temporary file to write, read back and copy.
     const body = await collect(input, ctx.config.MAX_IMAGE_BYTES, () =>
       tooLarge('image', ctx.config),
     );
     const declared = opts.contentType ?? (await fileTypeOf(body))?.mime ?? '';
     const { mime } = await detect('image', body, declared);
-    let decoded: DecodedImage;
+    let out;
     try {
-      decoded = await decodeImage(body, maxPixels);
+      out = await makeImageDerivatives(body, ctx.config.MAX_IMAGE_PIXELS);
     } catch (err) {
       inputError(err, 'image');
     }
-    const key = `i-${randomId()}-${decoded.width}x${decoded.height}`;
+    const key = `i-${randomId()}-${out.width}x${out.height}`;
     const written: { key: string; visibility: Visibility }[] = [];
     const put = async (name: string, bytes: Buffer, vis: Visibility, contentType: string) => {
       written.push({ key: name, visibility: vis });
@@ -275,24 +271,13 @@ export class MediaService {
         ...(contentType === 'image/webp' ? { cacheControl: IMMUTABLE_CACHE } : {}),
       });
     };
-    const derived = async (suffix: string, make: () => Promise<Buffer>) => {
-      let bytes: Buffer;
-      try {
-        bytes = await make();
-      } catch (err) {
-        inputError(err, 'image');
-      }
-      await put(`${key}${suffix}`, bytes, visibility, 'image/webp');
-    };
     try {
-      // Each file is written as soon as it is made (the original at once, while the
-      // derivatives are encoded); the row comes after all of them, so a row never names a
-      // missing file. If this process dies in between, the files have no row and the sweeper
-      // (sweep()) deletes them later.
+      // Files first, then the row: a row never names a missing file. If this process dies in
+      // between, the files have no row and the sweeper (sweep()) deletes them later.
       await allWritten(ctx, [
+        put(`${key}${MEDIA_SUFFIX.full}`, out.full, visibility, 'image/webp'),
+        put(`${key}${MEDIA_SUFFIX.thumb}`, out.thumb, visibility, 'image/webp'),
         put(originalName(key), body, 'private', mime),
-        derived(MEDIA_SUFFIX.full, () => encodeFull(decoded)),
-        derived(MEDIA_SUFFIX.thumb, () => encodeThumb(decoded, body, maxPixels)),
       ]);
       return await insertMedia(ctx.db, {
         key,
@@ -302,8 +287,8 @@ export class MediaService {
         status: 'ready',
         mime,
         bytes: body.length,
-        width: decoded.width,
-        height: decoded.height,
+        width: out.width,
+        height: out.height,
       });
     } catch (err) {
       await removeObjects(rt.storage, written);
