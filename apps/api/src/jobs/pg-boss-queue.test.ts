@@ -86,6 +86,25 @@ describe('PgBossJobQueue', { timeout: 180_000 }, () => {
     expect(counts['test.echo']).toEqual({ completed: 2 });
   });
 
+  it('a job sent by the process that works its queue starts at once, not at the next poll', async () => {
+    const db = await createTestDatabase();
+    const { log } = quietLog();
+    const queue = new PgBossJobQueue(db.handle, log as never, {
+      ...fast,
+      pollingIntervalSeconds: 30,
+    });
+    cleanups.push(() => db.drop());
+    cleanups.push(() => queue.stop(1000));
+    const started: number[] = [];
+    await queue.work([{ name: 'test.wake', handler: async () => void started.push(Date.now()) }]);
+    // The worker's first fetch (at work()) has come back empty: it now waits 30 s.
+    await new Promise((r) => setTimeout(r, 1000));
+    const sent = Date.now();
+    await queue.send('test.wake', {});
+    await waitFor(() => started.length === 1, 20_000);
+    expect(started[0]! - sent).toBeLessThan(15_000);
+  });
+
   it('retries a failing job with backoff and tells the handler its last attempt', async () => {
     const { queue } = await setup();
     const attempts: (JobRunInfo & { at: number })[] = [];

@@ -35,6 +35,8 @@ export class PgBossJobQueue implements JobQueue {
   private readonly created = new Map<string, Promise<void>>();
   private readonly definitions = new Map<string, JobDefinition>();
   private readonly totals = new Map<string, { done: number; failed: number }>();
+  /** This process's worker per queue (work()), woken when this process sends a job. */
+  private readonly workerIds = new Map<string, string>();
   private statsTimer: NodeJS.Timeout | undefined;
   private started = false;
   private stopped = false;
@@ -105,6 +107,11 @@ export class PgBossJobQueue implements JobQueue {
       ...(opts.startAfter ? { startAfter: opts.startAfter } : {}),
       ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
     });
+    // A job due now starts at once when this process works its queue, instead of after up to
+    // one polling interval (a video preview waited up to 2 s for an idle worker's next poll).
+    // Other instances still find it by polling.
+    const worker = opts.startAfter ? undefined : this.workerIds.get(name);
+    if (worker) this.boss.notifyWorker(worker);
   }
 
   /**
@@ -116,7 +123,7 @@ export class PgBossJobQueue implements JobQueue {
     for (const def of definitions) this.definitions.set(def.name, def);
     for (const def of definitions) {
       await this.ensureQueue(def.name);
-      await this.boss.work<object>(
+      const workerId = await this.boss.work<object>(
         def.name,
         {
           pollingIntervalSeconds: this.opts.pollingIntervalSeconds ?? 2,
@@ -161,6 +168,7 @@ export class PgBossJobQueue implements JobQueue {
           }
         },
       );
+      this.workerIds.set(def.name, workerId);
       if (def.schedule) {
         await this.boss.schedule(def.name, def.schedule, {}, { tz: 'UTC' });
       }

@@ -1,8 +1,9 @@
 /**
  * Media intake: what an upload must be before anything is stored (CONTRACT.md "Media"). The
- * declared type is checked before a byte is read, the body is spooled to a temporary file with
- * the size limit enforced as it arrives, and the type detected from the bytes must be accepted
- * and match the declared one. Pure functions of their inputs and the config.
+ * declared type is checked before a byte is read, the body is read (images: into memory, at
+ * most MAX_IMAGE_BYTES; videos: spooled to a temporary file) with the size limit enforced as it
+ * arrives, and the type detected from the bytes must be accepted and match the declared one.
+ * Pure functions of their inputs and the config.
  */
 import crypto from 'node:crypto';
 import { once } from 'node:events';
@@ -33,6 +34,11 @@ export const originalName = (key: string) => `originals/${key}`;
 const loadFileType = lazyImport(() => import('file-type'));
 export async function fileTypeFromFile(file: string) {
   return (await loadFileType()).fileTypeFromFile(file);
+}
+/** The type of bytes in memory (reads only their first few kilobytes). */
+export async function fileTypeOf(input: string | Buffer) {
+  if (typeof input === 'string') return fileTypeFromFile(input);
+  return (await loadFileType()).fileTypeFromBuffer(input);
 }
 
 type Family = 'jpeg' | 'png' | 'webp' | 'gif' | 'avif' | 'mp4' | 'webm';
@@ -141,9 +147,64 @@ export async function spool(
   return { file, bytes };
 }
 
+/**
+ * Reads the body into memory (images, at most MAX_IMAGE_BYTES), refusing it (413) as soon as
+ * it passes `limit`: no temporary file to write, read back, copy and delete.
+ */
+export async function collect(
+  input: Buffer | Readable,
+  limit: number,
+  onTooLarge: () => AppError,
+): Promise<Buffer> {
+  let body: Buffer;
+  if (Buffer.isBuffer(input)) {
+    if (input.length > limit) throw onTooLarge();
+    body = input;
+  } else {
+    const source = input;
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    await new Promise<void>((resolve, reject) => {
+      let settled = false;
+      const finish = (err?: unknown) => {
+        if (settled) return;
+        settled = true;
+        source.off('data', onData);
+        source.off('end', onEnd);
+        source.off('error', onError);
+        source.off('aborted', onError);
+        if (err) {
+          chunks.length = 0;
+          source.resume(); // discard the rest (never destroy: the 413 must reach the client)
+          reject(err);
+        } else resolve();
+      };
+      const onData = (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (bytes > limit) return finish(onTooLarge());
+        chunks.push(chunk);
+      };
+      const onEnd = () => finish();
+      const onError = () => finish(badRequest('The upload was interrupted.', 'UPLOAD_ABORTED'));
+      source.on('data', onData);
+      source.once('end', onEnd);
+      source.once('error', onError);
+      source.once('aborted', onError);
+      source.resume();
+    });
+    body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, bytes);
+  }
+  if (body.length === 0) throw badRequest(MEDIA_MSG.empty, 'EMPTY_UPLOAD');
+  return body;
+}
+
 /** The type from the bytes: must be accepted for `kind` and match the declared type. */
-export async function detect(kind: MediaKind, file: string, contentType: string | undefined) {
-  const found = await fileTypeFromFile(file);
+export async function detect(
+  kind: MediaKind,
+  input: string | Buffer,
+  contentType: string | undefined,
+) {
+  const found = await fileTypeOf(input);
   const family = found ? DETECTED[found.mime] : undefined;
   const allowed = kind === 'image' ? IMAGE_FAMILIES : VIDEO_FAMILIES;
   if (!family || !allowed.has(family)) {

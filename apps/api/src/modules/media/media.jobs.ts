@@ -4,10 +4,13 @@ import { SWEEP_JOB, VIDEO_PREVIEW_JOB, type MediaService } from './media.service
 /** Background jobs of the media feature (collected by the composition root). */
 export function mediaJobs(media: MediaService): JobDefinition[] {
   return [
-    defineJob<{ key: string }>({
+    defineJob<{ key: string; seconds?: number }>({
       name: VIDEO_PREVIEW_JOB,
       handler: (payload, info) =>
-        media.processVideo(payload.key, { lastAttempt: info.lastAttempt }),
+        media.processVideo(payload.key, {
+          lastAttempt: info.lastAttempt,
+          ...(typeof payload.seconds === 'number' ? { seconds: payload.seconds } : {}),
+        }),
       // One job per media key in flight (sent with singletonKey = key), never two at once.
       policy: 'exclusive',
       retryLimit: 4,

@@ -35,8 +35,10 @@ import { AppError, RETRY_AFTER_UNAVAILABLE_S, unavailable } from '../../errors';
 import { mediaBaseUrl } from '../../storage/create-storage';
 import { IMMUTABLE_CACHE, type MediaStorage, type Visibility } from '../../storage/storage';
 import {
+  collect,
   detect,
   fileTypeFromFile,
+  fileTypeOf,
   inputError,
   originalName,
   randomId,
@@ -45,10 +47,11 @@ import {
   type MediaKind,
 } from './media.intake';
 import {
-  imageDimensions,
   makeImageDerivatives,
   makePoster,
   MediaInputError,
+  pngSize,
+  PREVIEW_SECONDS,
   type VideoTools,
 } from './media.processor';
 import {
@@ -141,6 +144,8 @@ export interface StoreVideoOptions {
 export interface VideoJobInfo {
   /** True on the last attempt the queue will make. */
   lastAttempt?: boolean;
+  /** The original's length as ffprobe read it at upload (where the poster frame is taken). */
+  seconds?: number;
 }
 
 /** Where files go and how videos are made: handed in by the composition root. */
@@ -244,41 +249,35 @@ export class MediaService {
   async storeImage(input: Buffer | Readable, opts: StoreImageOptions): Promise<MediaRecord> {
     const { ctx, rt } = this;
     const visibility = opts.visibility ?? 'public';
-    const { file, bytes } = await spool(input, rt.tmpDir, ctx.config.MAX_IMAGE_BYTES, () =>
+    // In memory (at most MAX_IMAGE_BYTES): no temporary file to write, read back and copy.
+    const body = await collect(input, ctx.config.MAX_IMAGE_BYTES, () =>
       tooLarge('image', ctx.config),
     );
-    const written: { key: string; visibility: Visibility }[] = [];
+    const declared = opts.contentType ?? (await fileTypeOf(body))?.mime ?? '';
+    const { mime } = await detect('image', body, declared);
+    let out;
     try {
-      const declared = opts.contentType ?? (await fileTypeFromFile(file))?.mime ?? '';
-      const { mime } = await detect('image', file, declared);
-      let out;
-      try {
-        await imageDimensions(file, ctx.config.MAX_IMAGE_PIXELS);
-        out = await makeImageDerivatives(file, ctx.config.MAX_IMAGE_PIXELS);
-      } catch (err) {
-        inputError(err, 'image');
-      }
-      const key = `i-${randomId()}-${out.width}x${out.height}`;
-      const put = async (name: string, body: Buffer, vis: Visibility) => {
-        written.push({ key: name, visibility: vis });
-        await rt.storage.put(name, body, {
-          contentType: 'image/webp',
-          visibility: vis,
-          cacheControl: IMMUTABLE_CACHE,
-        });
-      };
+      out = await makeImageDerivatives(body, ctx.config.MAX_IMAGE_PIXELS);
+    } catch (err) {
+      inputError(err, 'image');
+    }
+    const key = `i-${randomId()}-${out.width}x${out.height}`;
+    const written: { key: string; visibility: Visibility }[] = [];
+    const put = async (name: string, bytes: Buffer, vis: Visibility, contentType: string) => {
+      written.push({ key: name, visibility: vis });
+      await rt.storage.put(name, bytes, {
+        contentType,
+        visibility: vis,
+        ...(contentType === 'image/webp' ? { cacheControl: IMMUTABLE_CACHE } : {}),
+      });
+    };
+    try {
       // Files first, then the row: a row never names a missing file. If this process dies in
       // between, the files have no row and the sweeper (sweep()) deletes them later.
       await allWritten(ctx, [
-        put(`${key}${MEDIA_SUFFIX.full}`, out.full, visibility),
-        put(`${key}${MEDIA_SUFFIX.thumb}`, out.thumb, visibility),
-        (async () => {
-          written.push({ key: originalName(key), visibility: 'private' });
-          await rt.storage.putFile(originalName(key), file, {
-            contentType: mime,
-            visibility: 'private',
-          });
-        })(),
+        put(`${key}${MEDIA_SUFFIX.full}`, out.full, visibility, 'image/webp'),
+        put(`${key}${MEDIA_SUFFIX.thumb}`, out.thumb, visibility, 'image/webp'),
+        put(originalName(key), body, 'private', mime),
       ]);
       return await insertMedia(ctx.db, {
         key,
@@ -287,15 +286,13 @@ export class MediaService {
         visibility,
         status: 'ready',
         mime,
-        bytes,
+        bytes: body.length,
         width: out.width,
         height: out.height,
       });
     } catch (err) {
       await removeObjects(rt.storage, written);
       throw err;
-    } finally {
-      await fsp.rm(file, { force: true });
     }
   }
 
@@ -340,7 +337,11 @@ export class MediaService {
         height: probe.height,
       });
       inserted = true;
-      await ctx.jobs.send(VIDEO_PREVIEW_JOB, { key }, { singletonKey: key });
+      await ctx.jobs.send(
+        VIDEO_PREVIEW_JOB,
+        probe.durationSeconds === null ? { key } : { key, seconds: probe.durationSeconds },
+        { singletonKey: key },
+      );
       return row;
     } catch (err) {
       if (inserted) await deleteMediaRow(ctx.db, key).catch(() => undefined);
@@ -372,12 +373,21 @@ export class MediaService {
         return;
       }
       let poster: Buffer;
-      let probe;
+      let size: { width: number; height: number };
       try {
-        await rt.video.makePreview(input, output);
-        probe = await rt.video.probe(output);
-        const at = Math.min(1, (probe.durationSeconds ?? 0) / 2);
-        poster = await makePoster(await rt.video.frame(output, at));
+        // One ffmpeg run makes the preview and grabs the poster frame (1 s in, or the middle
+        // of a shorter video); the frame's size is the preview's.
+        const length = Math.min(PREVIEW_SECONDS, info.seconds ?? PREVIEW_SECONDS);
+        let frame = await rt.video.makePreviewAndFrame(input, output, Math.min(1, length / 2));
+        let frameSize = frame && pngSize(frame);
+        if (!frame || !frameSize) {
+          // Shorter than its upload said (or its length unknown): probe what was made.
+          const probe = await rt.video.probe(output);
+          frame = await rt.video.frame(output, Math.min(1, (probe.durationSeconds ?? 0) / 2));
+          frameSize = pngSize(frame) ?? { width: probe.width, height: probe.height };
+        }
+        size = frameSize;
+        poster = await makePoster(frame);
       } catch (err) {
         if (
           err instanceof MediaInputError ||
@@ -405,8 +415,8 @@ export class MediaService {
       await updateMedia(ctx.db, key, {
         status: 'ready',
         error: null,
-        width: probe.width,
-        height: probe.height,
+        width: size.width,
+        height: size.height,
       });
     } catch (err) {
       if (info.lastAttempt) {

@@ -112,6 +112,26 @@ describe('POST /media/image', () => {
     60_000,
   );
 
+  it('a panorama gets a sharp thumbnail: 500 × 500 made from the original, not the 1920 copy', async () => {
+    const bytes = await photo(4000, 600, 'jpeg');
+    const res = await upload('image', bytes, 'image/jpeg');
+    expect(res.statusCode, res.body).toBe(200);
+    const { key } = res.json();
+    expect(key).toMatch(/-1920x288$/);
+    const thumb = fs.readFileSync(path.join(publicDir(), `${key}-t.webp`));
+    expect(await sharp(thumb).metadata()).toMatchObject({
+      format: 'webp',
+      width: 500,
+      height: 500,
+    });
+    // The same as cutting it from the original (the 1920 copy is only 288 px high).
+    const fromOriginal = await sharp(bytes)
+      .resize(500, 500, { fit: 'cover', position: 'attention' })
+      .webp({ quality: 80, effort: 2 })
+      .toBuffer();
+    expect(thumb.equals(fromOriginal)).toBe(true);
+  });
+
   it('keeps small images at their size and encodes it in the key', async () => {
     const res = await upload('image', await photo(640, 360, 'png'), 'image/png');
     expect(res.json().key).toMatch(/-640x360$/);
@@ -452,6 +472,29 @@ describe('POST /media/video', () => {
     await drainJobs();
     const st = await t.app.inject({ method: 'GET', url: `/media/${res.json().key}/status` });
     expect(st.json()).toMatchObject({ status: 'ready', width: 480, height: 854 });
+  }, 120_000);
+
+  it('short videos get a poster too: from the middle, and when the upload overstated the length', async () => {
+    const media = t.app.root.services.media;
+    // The queued job (the length ffprobe read at upload: the frame at 0.3 s), then a run told
+    // a longer length than the video has (no frame at 1 s: the poster comes from the preview).
+    for (const told of [null, 30]) {
+      const res = await upload(
+        'video',
+        makeVideo(tmpFile('s.mp4'), { seconds: 0.6, size: '320x240', rate: 10 }),
+        'video/mp4',
+      );
+      const { key } = res.json();
+      // Before the recorded job, which then finds the video ready and does nothing.
+      if (told !== null) await media.processVideo(key, { seconds: told });
+      await drainJobs();
+      const st = await t.app.inject({ method: 'GET', url: `/media/${key}/status` });
+      expect(st.json()).toMatchObject({ status: 'ready', width: 320, height: 240 });
+      const poster = await sharp(
+        fs.readFileSync(path.join(publicDir(), `${key}-t.webp`)),
+      ).metadata();
+      expect([poster.format, poster.width, poster.height]).toEqual(['webp', 500, 500]);
+    }
   }, 120_000);
 
   it('a corrupt video ends as failed with a reason, never a crash', async () => {
