@@ -80,7 +80,7 @@ export interface ImageOutput {
  * WebP, as two sharp pipelines on the same bytes running side by side (each decodes the input;
  * for a JPEG the thumbnail's decode shrinks on load to a quarter, so it costs little, and the
  * two run on two cores at once: measured faster than one shared decode followed by both encodes,
- * decision 0015). Images with more than `maxPixels` are refused from their header, before any
+ * decision 0020). Images with more than `maxPixels` are refused from their header, before any
  * pixel is decoded (decompression bombs); `failOn: 'warning'` refuses truncated or corrupt
  * files. sharp writes no metadata unless asked, so EXIF (GPS, camera) never reaches a published
  * file; `.rotate()` applies the EXIF orientation first.
