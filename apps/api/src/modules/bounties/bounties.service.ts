@@ -142,7 +142,23 @@ export class BountiesService {
     this.tallyTimer.unref();
   }
 
-  private async sendTallies(): Promise<void> {
+  /** Resolves once no tally waits to go out or is on its way (tests; a clean stop). */
+  async talliesSettled(): Promise<void> {
+    while (this.tallyTimer || this.tallyPending.size || this.tallySending)
+      await (this.tallySending ?? new Promise((r) => setTimeout(r, 5)));
+  }
+
+  private tallySending: Promise<void> | null = null;
+
+  private sendTallies(): Promise<void> {
+    const sending = this.sendTalliesNow().finally(() => {
+      if (this.tallySending === sending) this.tallySending = null;
+    });
+    this.tallySending = sending;
+    return sending;
+  }
+
+  private async sendTalliesNow(): Promise<void> {
     const now = Date.now();
     for (const [key, at] of this.tallySent)
       if (now - at >= TALLY_WINDOW_MS) this.tallySent.delete(key);

@@ -235,6 +235,8 @@ describe('GET /events', () => {
   it('a bounty hidden by moderators sends its watchers no tally', async () => {
     const { bountyId } = await postBounty(t.app, member, { amount: 0 });
     const claimId = await postClaim(t.app, t.root.ctx.db, hunter, bountyId);
+    // The new claim's tally (made while the bounty was shown) has gone out before the hide.
+    await t.root.services.bounties.talliesSettled();
     await t.root.services.bounties.setBountyHidden(bountyId, true);
     const anon = await openStream(base, { watch: [bountyId] });
     const voter = await activeMember(t.app, t.root.ctx.db, t.clock.now(), 10);
