@@ -106,7 +106,9 @@ describe.skipIf(skip)('kill -9 of an instance', () => {
   });
 
   it('mid video job: the job finishes on the other instance', async () => {
-    const video = testVideo(8, '640x480');
+    // Long enough that its one ffmpeg run (preview and poster together) lasts seconds: the
+    // kill must land while it runs.
+    const video = testVideo(20, '1280x720');
     const up = await call(a.base, 'POST', '/media/video', {
       token: user.token,
       body: video,
