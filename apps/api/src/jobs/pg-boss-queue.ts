@@ -175,6 +175,15 @@ export class PgBossJobQueue implements JobQueue {
     }
     for (const def of definitions) {
       if (def.runAtStart) await this.send(def.name, {}, { singletonKey: 'start' });
+      if (def.runAfterStartSeconds !== undefined)
+        await this.send(
+          def.name,
+          {},
+          {
+            singletonKey: 'after-start',
+            startAfter: new Date(Date.now() + def.runAfterStartSeconds * 1000),
+          },
+        );
     }
     // Schedules removed from the code must stop firing.
     const wanted = new Set(definitions.filter((d) => d.schedule).map((d) => d.name));

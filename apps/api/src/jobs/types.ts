@@ -66,6 +66,11 @@ export interface JobDefinition<P extends object = object> {
    * cleans what a killed instance left behind without waiting for its schedule).
    */
   runAtStart?: boolean;
+  /**
+   * Also queued this many seconds after an instance starts (the sweeper again, once what a
+   * killed instance wrote just before the restart is older than the sweep's grace period).
+   */
+  runAfterStartSeconds?: number;
 }
 
 /** A definition whose payload type is known, stored with the others. */

@@ -27,6 +27,8 @@ export function mediaJobs(media: MediaService): JobDefinition[] {
       schedule: '41 * * * *',
       // What a killed instance left is cleaned when it (or another) starts again.
       runAtStart: true,
+      // And once more when what it wrote just before dying is past the grace period.
+      runAfterStartSeconds: media.sweepGraceSeconds + 1,
       retryLimit: 2,
     }),
   ];

@@ -455,6 +455,11 @@ export class MediaService {
    * for videos still processing after the grace period (killed between recording the row and
    * queueing the job; a job already queued or running for the key makes this a no-op).
    */
+  /** Objects younger than this are never swept (an upload may still be writing them). */
+  get sweepGraceSeconds(): number {
+    return this.ctx.config.MEDIA_SWEEP_GRACE_SECONDS;
+  }
+
   async sweep(): Promise<SweepResult> {
     const { ctx, rt } = this;
     const cutoff = new Date(
