@@ -10,7 +10,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { preparedRows, type DbOrTx } from '../../db/client';
 import { microsecondKey } from '../../lib/dates';
-import type { BountyRow } from './bounties.repository';
 
 export interface SearchRow {
   id: number;
@@ -138,20 +137,4 @@ export async function searchBounties(
     ...(opts.excludeId !== undefined ? { excludeId: opts.excludeId } : {}),
     ...(opts.after ? { r: opts.after.r ?? 0, c: opts.after.c, i: opts.after.i } : {}),
   });
-}
-
-export function bountyRowToSearchRow(b: BountyRow): SearchRow {
-  return {
-    id: b.id,
-    user_id: b.userId,
-    title: b.title,
-    amount: b.amount,
-    media_type: b.mediaType,
-    round_count: b.roundCount,
-    status: b.status,
-    winner_claim_id: b.winnerClaimId,
-    created_at: b.createdAt,
-    created_key: b.createdAt.toISOString(),
-    rank: null,
-  };
 }
