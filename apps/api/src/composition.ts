@@ -30,7 +30,7 @@ import { BillingService } from './modules/billing/billing.service';
 import { RefundService } from './modules/billing/refund.service';
 import { RenewalService } from './modules/billing/renewal.service';
 import { bountiesJobs } from './modules/bounties/bounties.jobs';
-import { BountiesService } from './modules/bounties/bounties.service';
+import { BountiesService, type BountyPage } from './modules/bounties/bounties.service';
 import { FeedCache } from './modules/bounties/feed-cache';
 import { identityJobs } from './modules/identity/identity.jobs';
 import { IdentityService } from './modules/identity/identity.service';
@@ -97,6 +97,8 @@ function createServices(
     storage: MediaStorage;
     gateway: PaymentGateway;
     feedCache: FeedCache;
+    /** Bounty pages as the public sees them (decision 0016). */
+    pageCache: FeedCache<BountyPage>;
     cipher: FieldCipher;
     payoutProvider: PayoutProvider;
     bus: EventBus;
@@ -122,7 +124,7 @@ function createServices(
   const account = new AccountService(ctx, parts.cipher, users, auth);
   const billing = new BillingService(ctx, parts.gateway, users);
   const renewal = new RenewalService(ctx, parts.gateway, users);
-  const bounties = new BountiesService(ctx, parts.feedCache, live, notifications);
+  const bounties = new BountiesService(ctx, parts.feedCache, parts.pageCache, live, notifications);
   const profiles = new ProfilesService(ctx, users);
   const admin = new AdminService(ctx, parts.cipher, users, auth, account, audit);
   const moderation = new ModerationService(ctx, {
@@ -189,6 +191,7 @@ export function createRoot(parts: RootParts): Root {
   const storage = parts.storage ?? createStorage(config);
   const gateway = parts.gateway ?? new SandboxGateway(clock);
   const feedCache = new FeedCache(config.FEED_CACHE_MS);
+  const pageCache = new FeedCache<BountyPage>(config.FEED_CACHE_MS, 4096);
   const cipher = parts.cipher ?? loadFieldCipher(config, (m) => log.warn(m));
   const rateLimiter =
     parts.rateLimiter ?? new RateLimiter(new MemoryRateStore(clock), config.rateLimitAllow);
@@ -198,6 +201,7 @@ export function createRoot(parts: RootParts): Root {
     storage,
     gateway,
     feedCache,
+    pageCache,
     cipher,
     payoutProvider,
     bus,

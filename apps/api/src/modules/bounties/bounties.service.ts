@@ -30,7 +30,7 @@ import type { RoundClaimView } from './claims.repository';
 import { searchBounties, type SearchCursor } from './search.repository';
 import * as votesRepo from './votes.repository';
 import { groupRounds, presentBounty, presentClaim } from './bounties.present';
-import { FeedCache, type FeedPage } from './feed-cache';
+import type { FeedCache, FeedPage } from './feed-cache';
 import { CompressedOnce } from '../../plugins/compress';
 import { creditSilver, debitSilver } from '../billing/silver.service';
 import { recordEarnings, reverseClaimEarnings, silverValueMicros } from '../payouts/ledger.service';
@@ -89,18 +89,15 @@ export interface BountyPage {
 }
 
 export class BountiesService {
-  /** Bounty pages as the public sees them (decision 0016); FEED_CACHE_MS as the feed's. */
-  private readonly pageCache: FeedCache<BountyPage>;
-
   constructor(
     private readonly ctx: ServiceContext,
     /** One per running API (composition root), shared by routes and jobs. */
     private readonly feedCache: FeedCache,
+    /** Bounty pages as the public sees them (decision 0016); FEED_CACHE_MS as the feed's. */
+    private readonly pageCache: FeedCache<BountyPage>,
     private readonly live: LiveService,
     private readonly notifications: NotificationsService,
-  ) {
-    this.pageCache = new FeedCache<BountyPage>(ctx.config.FEED_CACHE_MS, 4096);
-  }
+  ) {}
 
   /** Rounds whose counts moved since their last tally, by `bountyId:round`, and the claims voted on. */
   private readonly tallyPending = new Map<
