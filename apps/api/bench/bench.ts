@@ -5,7 +5,7 @@
  * `npm run bench -- --soak 30m [--soak-scale F] [--soak-port N]`: only the soak (soak.ts).
  *
  * For each database (PostgreSQL on 127.0.0.1:5432, then PGlite): a fresh database with
- * generated data, then the product (apps/api/src/server.ts, API only) and the floor
+ * generated data, then the product (the API bundle `npm start` runs, API only) and the floor
  * (bench/floor-server.ts: the same SQL straight through the driver) are driven in turn by
  * autocannon (no pipelining, 50 connections, fixed duration) on the feed search (empty
  * term and a term; and, with the response cache off, every matching one-word term in turn
@@ -17,7 +17,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon, { type Request, type Result } from 'autocannon';
 import pg from 'pg';
@@ -120,9 +120,12 @@ async function startServer(
   extraEnv: Record<string, string> = {},
 ): Promise<Server> {
   const port = name === 'product' ? PRODUCT_PORT : FLOOR_PORT;
-  const script =
-    name === 'product' ? path.join(apiDir, 'src/server.ts') : path.join(here, 'floor-server.ts');
-  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
+  // The product runs from the bundle `npm start` runs (scripts/api-build.mjs); the floor through tsx.
+  const argv =
+    name === 'product'
+      ? [await productEntry()]
+      : ['--import', 'tsx', path.join(here, 'floor-server.ts')];
+  const proc = spawn(process.execPath, argv, {
     cwd: rootDir,
     env: { ...benchServerEnv({ port, databaseUrl, dataDir }), ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -163,6 +166,16 @@ async function startServer(
       clearTimeout(timer);
     },
   };
+}
+
+/** The API bundle `npm start` runs, built first when missing or older than its sources. */
+async function productEntry(): Promise<string> {
+  const build = (await import(pathToFileURL(path.join(rootDir, 'scripts/api-build.mjs')).href)) as {
+    ensureApiBuilt(): Promise<void>;
+    API_ENTRY: string;
+  };
+  await build.ensureApiBuilt();
+  return build.API_ENTRY;
 }
 
 /** Resets the kernel's peak-RSS mark of the process (Linux clear_refs 5). */

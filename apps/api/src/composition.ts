@@ -125,6 +125,8 @@ function createServices(
   const billing = new BillingService(ctx, parts.gateway, users);
   const renewal = new RenewalService(ctx, parts.gateway, users);
   const bounties = new BountiesService(ctx, parts.feedCache, parts.pageCache, live, notifications);
+  // Bounty pages and the feed show users' cards: they are built anew when one changes.
+  users.onCardChanged(() => bounties.feedChanged());
   const profiles = new ProfilesService(ctx, users);
   const admin = new AdminService(ctx, parts.cipher, users, auth, account, audit);
   const moderation = new ModerationService(ctx, {
@@ -191,7 +193,7 @@ export function createRoot(parts: RootParts): Root {
   const storage = parts.storage ?? createStorage(config);
   const gateway = parts.gateway ?? new SandboxGateway(clock);
   const feedCache = new FeedCache(config.FEED_CACHE_MS);
-  const pageCache = new FeedCache<BountyPage>(config.FEED_CACHE_MS, 4096);
+  const pageCache = new FeedCache<BountyPage>(config.PAGE_CACHE_MS, 4096);
   const cipher = parts.cipher ?? loadFieldCipher(config, (m) => log.warn(m));
   const rateLimiter =
     parts.rateLimiter ?? new RateLimiter(new MemoryRateStore(clock), config.rateLimitAllow);

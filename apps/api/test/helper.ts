@@ -58,6 +58,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     LOG_LEVEL: 'info',
     // Tests read their own writes at once; feed-cache tests turn it on.
     FEED_CACHE_MS: '0',
+    PAGE_CACHE_MS: '0',
     // Tests change users and sessions in SQL too; session-cache tests turn it on.
     SESSION_CACHE_MS: '0',
     ...overrides,

@@ -34,7 +34,7 @@ describe('compressed JSON answers', () => {
   let t: TestApp;
   let member: Session;
   beforeAll(async () => {
-    t = await createTestApp({ env: { FEED_CACHE_MS: '60000' } });
+    t = await createTestApp({ env: { FEED_CACHE_MS: '60000', PAGE_CACHE_MS: '60000' } });
     member = await activeMember(t.app, t.db.handle.db, t.clock.now(), 1000);
     for (let i = 0; i < 12; i++)
       await postBounty(t.app, member, { title: `Golden hour over the harbour ${i}` });

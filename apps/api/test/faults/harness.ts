@@ -410,6 +410,7 @@ const BASE_ENV: Record<string, string> = {
   LOG_LEVEL: 'info',
   SEED_DEMO: '0',
   FEED_CACHE_MS: '0',
+  PAGE_CACHE_MS: '0',
   RL_REGISTER_IP: '10000/3600',
   RL_LOGIN_IP: '10000/300',
   RL_UPLOAD_USER: '10000/3600',

@@ -97,6 +97,7 @@ export class AccountService {
       if (isUniqueViolation(err)) throw conflict(ACCOUNT_MSG.handleTaken, 'HANDLE_TAKEN');
       throw err;
     }
+    this.users.cardChanged();
     const hunter = hasRole(row.role, ROLE.hunter) ? await this.users.ensureHunter(row.id) : null;
     return {
       user: presentUser(row),

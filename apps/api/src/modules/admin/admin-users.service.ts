@@ -185,6 +185,7 @@ export class AdminUsersService {
         tx,
       );
     });
+    this.users.cardChanged();
   }
 
   /** POST /admin/users/{userId}/unsuspend: sign-in works again (old sessions stay ended). */
@@ -208,6 +209,7 @@ export class AdminUsersService {
         tx,
       );
     });
+    this.users.cardChanged();
   }
 
   /**

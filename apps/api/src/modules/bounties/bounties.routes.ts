@@ -129,8 +129,14 @@ const bountiesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: claimAnswer, 404: errorAnswer },
       },
     },
-    async (request) =>
-      service.getClaim(pathId(request.params.id), viewerOf(await optionalActor(request))),
+    async (request, reply) => {
+      // JSON encoded with claimAnswer by the service (its page cache, decision 0021).
+      const page = await service.getClaimPage(
+        pathId(request.params.id),
+        viewerOf(await optionalActor(request)),
+      );
+      return sendJson(request, reply, page.compressed);
+    },
   );
 
   app.get(

@@ -10,6 +10,7 @@ import {
   type Claim,
   type ClaimCreateInput,
   bountyAnswer,
+  claimAnswer,
   FEED_CLAIMS_PER_ROUND,
   feedAnswer,
   type roundCreateSchema,
@@ -83,9 +84,15 @@ export function decodeSearchCursor(value: string | undefined): SearchCursor | un
 }
 
 /** A bounty page as sent: JSON (compressed once per encoding) and whether every viewer sees it. */
+/** The control message (LiveService.control) that clears every instance's feed and bounty pages. */
+const PAGES_CONTROL = 'pages';
+const BOUNTY_TOPIC = bountyTopic(0).slice(0, -1);
+
 export interface BountyPage {
   compressed: CompressedOnce;
   everyone: boolean;
+  /** A claim's page: its bounty, and the count of changes when its build began (below). */
+  of?: { bountyId: number; since: number };
 }
 
 export class BountiesService {
@@ -93,11 +100,37 @@ export class BountiesService {
     private readonly ctx: ServiceContext,
     /** One per running API (composition root), shared by routes and jobs. */
     private readonly feedCache: FeedCache,
-    /** Bounty pages as the public sees them (decision 0016); FEED_CACHE_MS as the feed's. */
+    /** Bounty pages as the public sees them (decisions 0016, 0021); PAGE_CACHE_MS. */
     private readonly pageCache: FeedCache<BountyPage>,
     private readonly live: LiveService,
     private readonly notifications: NotificationsService,
-  ) {}
+  ) {
+    // Every instance drops what another instance changed (decision 0021): a bounty's page on
+    // any event of the bounty (a tally after votes, a claim), everything on a "pages" message
+    // (bounties posted, rounds, hides, suspensions), everything when the bus lost messages.
+    live.onControl(PAGES_CONTROL, { on: () => this.clearPages(), gap: () => this.clearPages() });
+    live.onEvents((events) => {
+      for (const e of events) {
+        const id = e.topic?.startsWith(BOUNTY_TOPIC) ? e.topic.slice(BOUNTY_TOPIC.length) : null;
+        if (id) this.bountyChanged(Number(id));
+      }
+    });
+  }
+
+  /**
+   * When each bounty last changed (a vote, a claim), as a count of such changes: a claim's
+   * kept page is good while its bounty has not changed since its build began. Forgotten when
+   * the pages are cleared.
+   */
+  private readonly bountyChangedAt = new Map<number, number>();
+  private changes = 0;
+
+  /** A bounty's votes or claims changed: its page and its claims' pages are built anew. */
+  private bountyChanged(bountyId: number): void {
+    this.pageCache.delete(`b:${bountyId}`);
+    if (this.bountyChangedAt.size >= 100_000) this.clearPages();
+    this.bountyChangedAt.set(bountyId, ++this.changes);
+  }
 
   /** Rounds whose counts moved since their last tally, by `bountyId:round`, and the claims voted on. */
   private readonly tallyPending = new Map<
@@ -238,8 +271,8 @@ export class BountiesService {
   /**
    * GET /bounty/{id} as the JSON the route sends. What everyone sees (a bounty with nothing
    * hidden, or any bounty for an anonymous reader) comes from the page cache, built at most
-   * once per FEED_CACHE_MS per instance; changes made through this instance (a vote, a claim,
-   * a round, a hide) rebuild it at once (decision 0016).
+   * once per PAGE_CACHE_MS per instance; changes (a vote, a claim, a round, a hide) rebuild it
+   * at once here and, through the live bus, on every instance (decisions 0016, 0021).
    */
   async getPage(id: number, viewer: Viewer = ANONYMOUS): Promise<BountyPage> {
     const anonymous = viewer.userId === 0 && !viewer.admin;
@@ -437,6 +470,45 @@ export class BountiesService {
   }
 
   /** GET /claim/{id}: a hidden claim (or one in a hidden bounty…) is a 404 but for its hunter and admins. */
+  /**
+   * GET /claim/{id} as the JSON the route sends. A claim the public may see is the same to
+   * everyone: kept for PAGE_CACHE_MS like its bounty's page and built anew, here and on every
+   * instance, when a vote or a claim changes that bounty (decision 0021). Others (hidden) are
+   * built for their viewer.
+   */
+  async getClaimPage(id: number, viewer: Viewer = ANONYMOUS): Promise<BountyPage> {
+    if (this.pageCache.enabled) {
+      const key = `c:${id}`;
+      const build = async (): Promise<BountyPage> => {
+        const since = this.changes;
+        const claim = await this.getClaim(id, ANONYMOUS);
+        return {
+          compressed: new CompressedOnce(JSON.stringify(z.encode(claimAnswer, claim))),
+          everyone: true,
+          of: { bountyId: claim.bountyId, since },
+        };
+      };
+      const current = (p: BountyPage) =>
+        !p.of || (this.bountyChangedAt.get(p.of.bountyId) ?? 0) <= p.of.since;
+      try {
+        let page = await this.pageCache.get(key, build);
+        if (!current(page)) {
+          this.pageCache.delete(key);
+          page = await this.pageCache.get(key, build);
+        }
+        return page;
+      } catch (err) {
+        // Hidden from the public: its hunter and admins still see it (below).
+        if (viewer.userId === 0 && !viewer.admin) throw err;
+      }
+    }
+    const claim = await this.getClaim(id, viewer);
+    return {
+      compressed: new CompressedOnce(JSON.stringify(z.encode(claimAnswer, claim))),
+      everyone: false,
+    };
+  }
+
   async getClaim(id: number, viewer: Viewer = ANONYMOUS): Promise<Claim> {
     const view = await claimsRepo.findClaimView(this.ctx.db, id, viewer);
     if (!view) throw notFound(BOUNTY_MSG.claimNotFound, 'CLAIM_NOT_FOUND');
@@ -491,7 +563,7 @@ export class BountiesService {
         throw err;
       }
       if (done) {
-        this.pageCache.delete(`b:${done.bountyId}`);
+        this.bountyChanged(done.bountyId);
         this.tallyChanged(done.bountyId, done.roundNumber, input.claimId);
         return { claimId: input.claimId, vote: n, votes: done.votes, silver: done.silver };
       }
@@ -545,10 +617,16 @@ export class BountiesService {
     this.pagesChanged();
   }
 
-  /** The feed and the bounty pages are built anew (what they show changed). */
+  /** The feed and the bounty pages are built anew, here and on every instance (what they show changed). */
   private pagesChanged(): void {
+    this.clearPages();
+    void this.live.control(PAGES_CONTROL, {});
+  }
+
+  private clearPages(): void {
     this.feedCache.clear();
     this.pageCache.clear();
+    this.bountyChangedAt.clear();
   }
 
   /** Moderation queue previews of bounties: title, poster's handle. */

@@ -55,7 +55,9 @@ describe('POST /bounty/search with the feed cache on', () => {
   let member: Session;
   let hunter: Session;
   beforeAll(async () => {
-    t = await createTestApp({ env: { RL_REGISTER_IP: '1000/3600', FEED_CACHE_MS: '60000' } });
+    t = await createTestApp({
+      env: { RL_REGISTER_IP: '1000/3600', FEED_CACHE_MS: '60000', PAGE_CACHE_MS: '60000' },
+    });
     member = await activeMember(t.app, t.db.handle.db, t.clock.now(), 100);
     hunter = await signUp(t.app, { hunter: true });
   });
@@ -116,7 +118,9 @@ describe('GET /bounty/{id} with the page cache on (decision 0016)', () => {
   let member: Session;
   let hunter: Session;
   beforeAll(async () => {
-    t = await createTestApp({ env: { RL_REGISTER_IP: '1000/3600', FEED_CACHE_MS: '60000' } });
+    t = await createTestApp({
+      env: { RL_REGISTER_IP: '1000/3600', FEED_CACHE_MS: '60000', PAGE_CACHE_MS: '60000' },
+    });
     member = await activeMember(t.app, t.db.handle.db, t.clock.now(), 100);
     hunter = await signUp(t.app, { hunter: true });
   });
@@ -146,6 +150,68 @@ describe('GET /bounty/{id} with the page cache on (decision 0016)', () => {
       claimId,
       second,
     ]);
+  });
+
+  it("a hunter's new handle or stage name shows at once (decision 0021)", async () => {
+    const { bountyId } = await postBounty(t.app, member, { amount: 0 });
+    const own = await signUp(t.app, { hunter: true });
+    await postClaim(t.app, t.root.ctx.db, own, bountyId);
+    const card = async () => (await page(bountyId, member.auth)).json().rounds[0].claims[0].hunter;
+    expect(await card()).toMatchObject({ stagename: null });
+    const put = (url: string, payload: object) =>
+      t.app.inject({ method: 'PUT', url, headers: own.auth, payload });
+    expect((await put('/hunter/stagename', { stagename: 'Night Owl' })).statusCode).toBe(200);
+    expect(await card()).toMatchObject({ stagename: 'Night Owl' });
+    const handle = `owl${Date.now().toString(36)}`.slice(0, 15);
+    expect((await put('/user/handle', { handle })).statusCode).toBe(200);
+    expect(await card()).toMatchObject({ handle, stagename: 'Night Owl' });
+  });
+
+  it('a claim page is kept too: a vote on it or on another claim of its bounty shows at once', async () => {
+    const { bountyId } = await postBounty(t.app, member, { amount: 0 });
+    const claimId = await postClaim(t.app, t.root.ctx.db, hunter, bountyId);
+    const other = await postClaim(
+      t.app,
+      t.root.ctx.db,
+      await signUp(t.app, { hunter: true }),
+      bountyId,
+    );
+    const claim = (id: number, headers: Record<string, string> = {}) =>
+      t.app.inject({ method: 'GET', url: `/claim/${id}`, headers });
+    const anon = await claim(claimId);
+    expect(anon.statusCode).toBe(200);
+    expect(anon.json()).toMatchObject({ claimId, bountyId, votes: 0 });
+    expect((await claim(claimId, member.auth)).body).toBe(anon.body);
+    const voter = await activeMember(t.app, t.db.handle.db, t.clock.now(), 10);
+    const vote = (id: number, votes: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/vote',
+        headers: voter.auth,
+        payload: { claimId: id, votes },
+      });
+    expect((await vote(claimId, 4)).statusCode).toBe(200);
+    expect((await claim(claimId)).json()).toMatchObject({ claimId, votes: 4 });
+    expect((await claim(other)).json()).toMatchObject({ claimId: other, votes: 0 });
+    const voter2 = await activeMember(t.app, t.db.handle.db, t.clock.now(), 10);
+    await t.app.inject({
+      method: 'POST',
+      url: '/vote',
+      headers: voter2.auth,
+      payload: { claimId: other, votes: 2 },
+    });
+    expect((await claim(other, member.auth)).json()).toMatchObject({ claimId: other, votes: 2 });
+    expect((await claim(claimId)).json()).toMatchObject({ claimId, votes: 4 });
+
+    // Hidden: a 404 to the public and to members, shown (marked) to its hunter.
+    await t.root.services.bounties.setClaimHidden(claimId, true);
+    t.root.services.bounties.feedChanged();
+    expect((await claim(claimId)).statusCode).toBe(404);
+    expect((await claim(claimId, member.auth)).statusCode).toBe(404);
+    const own = await claim(claimId, hunter.auth);
+    expect(own.statusCode).toBe(200);
+    expect(own.json()).toMatchObject({ claimId, hidden: true });
+    expect((await claim(claimId)).statusCode).toBe(404);
   });
 
   it('a hidden claim shows to its hunter (marked) and to no one else, in any order of asking', async () => {

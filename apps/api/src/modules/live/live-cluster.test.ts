@@ -30,6 +30,9 @@ async function instance(url: string, bus: 'postgres' | 'redis'): Promise<Instanc
     DATABASE_URL: url,
     LIVE_BUS: bus,
     SESSION_CACHE_MS: '10000',
+    // Cached long enough that only the messages between instances can explain a fresh page.
+    FEED_CACHE_MS: '60000',
+    PAGE_CACHE_MS: '60000',
     ...(bus === 'redis' ? { REDIS_URL: redisUrl! } : {}),
   });
   const log = createLogger(config, new Writable({ write: (_c, _e, cb) => cb() }));
@@ -146,6 +149,67 @@ for (const bus of ['postgres', 'redis'] as const) {
         expect(changed.statusCode).toBe(204);
         expect(await goneOn(b, other)).toBe(401);
         expect(await me(b, v.auth)).toBe(200);
+      });
+
+      it('feed, bounty and claim pages B has cached show a bounty, a claim and votes made on A', async () => {
+        /** What `read` gives on B once it passes `ok`, within two seconds (the bus carries it). */
+        const soon = async <T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> => {
+          const until = Date.now() + 2000;
+          let v = await read();
+          while (!ok(v) && Date.now() < until) {
+            await new Promise((r) => setTimeout(r, 10));
+            v = await read();
+          }
+          return v;
+        };
+        const feed = () =>
+          b.app
+            .inject({ method: 'POST', url: '/bounty/search', payload: {} })
+            .then((r) => (r.json() as { bountyId: number }[]).map((x) => x.bountyId));
+        const page = (id: number) =>
+          b.app
+            .inject({ method: 'GET', url: `/bounty/${id}`, headers: member.auth })
+            .then(
+              (r) => r.json() as { rounds: { claims: { claimId: number; votes: number }[] }[] },
+            );
+        await feed();
+        const { bountyId } = await postBounty(a.app, member, { amount: 0 });
+        expect(await soon(feed, (ids) => ids.includes(bountyId))).toContain(bountyId);
+
+        expect((await page(bountyId)).rounds[0]!.claims).toEqual([]);
+        const claimId = await postClaim(a.app, a.database.db, hunter, bountyId);
+        const withClaim = await soon(
+          () => page(bountyId),
+          (p) => p.rounds[0]!.claims.length === 1,
+        );
+        expect(withClaim.rounds[0]!.claims).toMatchObject([{ claimId, votes: 0 }]);
+
+        const voter = await activeMember(a.app, a.database.db, new Date(), 10);
+        const vote = await a.app.inject({
+          method: 'POST',
+          url: '/vote',
+          headers: voter.auth,
+          payload: { claimId, votes: 2 },
+        });
+        expect(vote.statusCode).toBe(200);
+        const voted = await soon(
+          () => page(bountyId),
+          (p) => p.rounds[0]!.claims[0]?.votes === 2,
+        );
+        expect(voted.rounds[0]!.claims).toMatchObject([{ claimId, votes: 2 }]);
+        const claimOnB = () =>
+          b.app
+            .inject({ method: 'GET', url: `/claim/${claimId}` })
+            .then((r) => r.json() as { votes: number });
+        expect(await claimOnB()).toMatchObject({ votes: 2 });
+        const voter2 = await activeMember(a.app, a.database.db, new Date(), 10);
+        await a.app.inject({
+          method: 'POST',
+          url: '/vote',
+          headers: voter2.auth,
+          payload: { claimId, votes: 3 },
+        });
+        expect(await soon(claimOnB, (c) => c.votes === 5)).toMatchObject({ votes: 5 });
       });
 
       it('a stream resumed on the other instance replays what it missed', async () => {

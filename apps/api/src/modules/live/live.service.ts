@@ -59,6 +59,7 @@ export class LiveService {
       (events) => {
         const forStreams = events.filter((e) => !e.topic?.startsWith(CONTROL));
         if (forStreams.length < events.length) this.receiveControls(events);
+        for (const watch of this.watchers) watch(forStreams);
         this.hub.deliver(forStreams);
       },
       () => {
@@ -70,6 +71,16 @@ export class LiveService {
 
   /** Handlers of control messages between instances, by name (not stored, never streamed). */
   private readonly controls = new Map<string, ControlHandler>();
+  /** Modules that watch the events every instance receives (the bounty page cache). */
+  private readonly watchers: ((events: BusEvent[]) => void)[] = [];
+
+  /**
+   * `handler` sees every event the bus delivers to this instance (its own included), before
+   * the streams get them. It must be quick and never throw.
+   */
+  onEvents(handler: (events: BusEvent[]) => void): void {
+    this.watchers.push(handler);
+  }
 
   /**
    * Another module's messages to every instance (the session cache's forgettings): `on` gets

@@ -516,7 +516,7 @@ describe('a hidden item is gone from every listing', () => {
   });
 
   it('the feed cache serves no hidden item after a hide', async () => {
-    const t2 = await createTestApp({ env: { FEED_CACHE_MS: '60000' } });
+    const t2 = await createTestApp({ env: { FEED_CACHE_MS: '60000', PAGE_CACHE_MS: '60000' } });
     try {
       const a2 = await enrolledAdmin(t2);
       const poster = await activeMember(t2.app, t2.db.handle.db, t2.clock.now());

@@ -114,11 +114,31 @@ export class UsersService {
     return ensureHunter(this.ctx.db, userId);
   }
 
-  updateHunter(
+  /**
+   * Writes a hunter's columns; a new stage name or picture is a change to their card (below).
+   */
+  async updateHunter(
     userId: number,
     values: Partial<Pick<HunterRow, 'stagename' | 'bio' | 'picture' | 'banner'>>,
   ): Promise<HunterRow> {
-    return updateHunter(this.ctx.db, userId, values);
+    const row = await updateHunter(this.ctx.db, userId, values);
+    if ('stagename' in values || 'picture' in values) this.cardChanged();
+    return row;
+  }
+
+  private readonly cardListeners: (() => void)[] = [];
+
+  /**
+   * `listener` runs after a change to what other readers show of a user: their handle, a
+   * hunter's stage name or picture, a suspension (the bounty pages' cache, decision 0021).
+   */
+  onCardChanged(listener: () => void): void {
+    this.cardListeners.push(listener);
+  }
+
+  /** Tells the listeners that a user's card changed; call it once the change has committed. */
+  cardChanged(): void {
+    for (const listener of this.cardListeners) listener();
   }
 
   /**
