@@ -97,8 +97,10 @@ function createServices(
     storage: MediaStorage;
     gateway: PaymentGateway;
     feedCache: FeedCache;
-    /** Bounty pages as the public sees them (decision 0016). */
+    /** Bounty pages as the public sees them (decisions 0016, 0021). */
     pageCache: FeedCache<BountyPage>;
+    /** Claim pages as the public sees them (decision 0021). */
+    claimCache: FeedCache<BountyPage>;
     cipher: FieldCipher;
     payoutProvider: PayoutProvider;
     bus: EventBus;
@@ -124,7 +126,13 @@ function createServices(
   const account = new AccountService(ctx, parts.cipher, users, auth);
   const billing = new BillingService(ctx, parts.gateway, users);
   const renewal = new RenewalService(ctx, parts.gateway, users);
-  const bounties = new BountiesService(ctx, parts.feedCache, parts.pageCache, live, notifications);
+  const bounties = new BountiesService(
+    ctx,
+    parts.feedCache,
+    { bounties: parts.pageCache, claims: parts.claimCache },
+    live,
+    notifications,
+  );
   // Bounty pages and the feed show users' cards: they are built anew when one changes.
   users.onCardChanged(() => bounties.feedChanged());
   const profiles = new ProfilesService(ctx, users);
@@ -193,7 +201,10 @@ export function createRoot(parts: RootParts): Root {
   const storage = parts.storage ?? createStorage(config);
   const gateway = parts.gateway ?? new SandboxGateway(clock);
   const feedCache = new FeedCache(config.FEED_CACHE_MS);
+  // Up to 4,096 bounty pages (2–4 KB, at most ~90 KB for 5 rounds × 50 claims) and 16,384
+  // claim pages (under 1 KB each) per instance.
   const pageCache = new FeedCache<BountyPage>(config.PAGE_CACHE_MS, 4096);
+  const claimCache = new FeedCache<BountyPage>(config.PAGE_CACHE_MS, 16_384);
   const cipher = parts.cipher ?? loadFieldCipher(config, (m) => log.warn(m));
   const rateLimiter =
     parts.rateLimiter ?? new RateLimiter(new MemoryRateStore(clock), config.rateLimitAllow);
@@ -204,6 +215,7 @@ export function createRoot(parts: RootParts): Root {
     gateway,
     feedCache,
     pageCache,
+    claimCache,
     cipher,
     payoutProvider,
     bus,

@@ -100,11 +100,13 @@ export class BountiesService {
     private readonly ctx: ServiceContext,
     /** One per running API (composition root), shared by routes and jobs. */
     private readonly feedCache: FeedCache,
-    /** Bounty pages as the public sees them (decisions 0016, 0021); PAGE_CACHE_MS. */
-    private readonly pageCache: FeedCache<BountyPage>,
+    /** Bounty and claim pages as the public sees them (decisions 0016, 0021); PAGE_CACHE_MS. */
+    caches: { bounties: FeedCache<BountyPage>; claims: FeedCache<BountyPage> },
     private readonly live: LiveService,
     private readonly notifications: NotificationsService,
   ) {
+    this.pageCache = caches.bounties;
+    this.claimCache = caches.claims;
     // Every instance drops what another instance changed (decision 0021): a bounty's page on
     // any event of the bounty (a tally after votes, a claim), everything on a "pages" message
     // (bounties posted, rounds, hides, suspensions), everything when the bus lost messages.
@@ -116,6 +118,9 @@ export class BountiesService {
       }
     });
   }
+
+  private readonly pageCache: FeedCache<BountyPage>;
+  private readonly claimCache: FeedCache<BountyPage>;
 
   /**
    * When each bounty last changed (a vote, a claim), as a count of such changes: a claim's
@@ -477,7 +482,7 @@ export class BountiesService {
    * built for their viewer.
    */
   async getClaimPage(id: number, viewer: Viewer = ANONYMOUS): Promise<BountyPage> {
-    if (this.pageCache.enabled) {
+    if (this.claimCache.enabled) {
       const key = `c:${id}`;
       const build = async (): Promise<BountyPage> => {
         const since = this.changes;
@@ -491,10 +496,10 @@ export class BountiesService {
       const current = (p: BountyPage) =>
         !p.of || (this.bountyChangedAt.get(p.of.bountyId) ?? 0) <= p.of.since;
       try {
-        let page = await this.pageCache.get(key, build);
+        let page = await this.claimCache.get(key, build);
         if (!current(page)) {
-          this.pageCache.delete(key);
-          page = await this.pageCache.get(key, build);
+          this.claimCache.delete(key);
+          page = await this.claimCache.get(key, build);
         }
         return page;
       } catch (err) {
@@ -626,6 +631,7 @@ export class BountiesService {
   private clearPages(): void {
     this.feedCache.clear();
     this.pageCache.clear();
+    this.claimCache.clear();
     this.bountyChangedAt.clear();
   }
 

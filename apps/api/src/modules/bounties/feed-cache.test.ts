@@ -39,6 +39,17 @@ describe('FeedCache', () => {
     expect(cache.size).toBe(3);
   });
 
+  it('when full, drops the page read longest ago (a page read again stays)', async () => {
+    const cache = new FeedCache(60_000, 3);
+    let n = 0;
+    const build = async () => page(`v${++n}`);
+    for (const k of ['a', 'b', 'c']) await cache.get(k, build);
+    expect((await cache.get('a', build)).json).toBe('v1');
+    await cache.get('d', build);
+    expect((await cache.get('a', build)).json).toBe('v1');
+    expect((await cache.get('b', build)).json).toBe('v5');
+  });
+
   it('is off with a TTL of 0: every call builds', async () => {
     const cache = new FeedCache(0);
     let n = 0;

@@ -45,7 +45,12 @@ export class FeedCache<P = FeedPage> {
     if (!this.enabled) return build();
     const now = this.now();
     const hit = this.entries.get(key);
-    if (hit && hit.generation === this.generation && now - hit.at < this.ttlMs) return hit.page;
+    if (hit && hit.generation === this.generation && now - hit.at < this.ttlMs) {
+      // Least recently used goes first when full: a hit moves to the end.
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit.page;
+    }
     const generation = this.generation;
     const page = build();
     const entry: Entry<P> = { at: now, generation, page };
