@@ -701,7 +701,14 @@ async function runPhase(target: Target): Promise<PhaseResult> {
     const key = JSON.stringify(ep.env ?? {});
     groups.set(key, [...(groups.get(key) ?? []), i]);
   }
-  for (const [envKey, indexes] of groups) {
+  // The group with the votes runs last: every product's answers are compared with the floor's
+  // before any vote has changed what they show.
+  const ordered = [...groups].sort(
+    ([, a], [, b]) =>
+      Number(a.some((i) => eps[i]!.name === 'vote')) -
+      Number(b.some((i) => eps[i]!.name === 'vote')),
+  );
+  for (const [envKey, indexes] of ordered) {
     const extraEnv = JSON.parse(envKey) as Record<string, string>;
     const product = await startServer('product', target.url, target.dataDir, extraEnv);
     try {

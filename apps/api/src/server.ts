@@ -99,6 +99,8 @@ async function shutdown(signal: string) {
   timer.unref();
   try {
     await Promise.all([app.close(), web?.close()]);
+    // Tallies of the last votes (batched, at most 250 ms away) go out before the pool closes.
+    await root.services.bounties.talliesSettled();
     // Running jobs get 10 s; one still running stays in the table and is retried later.
     await jobs.stop(10_000);
     await rateLimiter.close();
