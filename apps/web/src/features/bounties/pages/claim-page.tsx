@@ -19,7 +19,7 @@ import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Rating from '@mui/material/Rating';
 import Typography from '@mui/material/Typography';
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState, type ReactNode } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { claimLabel, MediaView } from '../../../components/media/media-view';
 import { HiddenMarker } from '../../../components/report/hidden-marker';
@@ -85,6 +85,30 @@ function VoteBar({ claimId, locked }: { claimId: number; locked: boolean }) {
       </Box>
     </Box>
   );
+}
+
+/**
+ * Mounts its children once the claim has been painted (a frame, then a task), as a transition:
+ * the cards of "More bounties" are a render of their own, not part of the claim's long task.
+ */
+function AfterPaint({ children }: { children: ReactNode }) {
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const show = () => {
+      timer = setTimeout(() => startTransition(() => setShown(true)), 0);
+    };
+    if (typeof requestAnimationFrame === 'undefined') {
+      show();
+      return () => clearTimeout(timer);
+    }
+    const frame = requestAnimationFrame(show);
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
+  return shown ? children : null;
 }
 
 export default function ClaimPage() {
@@ -196,12 +220,14 @@ export default function ClaimPage() {
       <Typography variant="h2" sx={{ fontSize: '1.2rem', mb: 1.5 }}>
         More bounties
       </Typography>
-      <BountyFeed
-        term=""
-        excludeId={claim.bountyId}
-        claimId={claim.claimId}
-        onFirstScreen={false}
-      />
+      <AfterPaint>
+        <BountyFeed
+          term=""
+          excludeId={claim.bountyId}
+          claimId={claim.claimId}
+          onFirstScreen={false}
+        />
+      </AfterPaint>
     </Box>
   );
 }
