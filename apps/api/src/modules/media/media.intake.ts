@@ -83,11 +83,67 @@ export function maxBytes(kind: MediaKind, config: Config): number {
   return kind === 'image' ? config.MAX_IMAGE_BYTES : config.MAX_VIDEO_BYTES;
 }
 
+/** Where `readLimited` puts the body: a file being written, or chunks kept in memory. */
+interface Sink {
+  /** Takes a chunk; false asks to pause the body until the sink's `drain`. */
+  write(chunk: Buffer): boolean;
+  once?(event: 'drain', listener: () => void): unknown;
+  /** The body is complete. */
+  end(): Promise<void>;
+  /** The body was refused or broke off: drop what was taken. */
+  abort(): void;
+  /** The sink's own failure fails the read. */
+  onError?(listener: (err: unknown) => void): void;
+}
+
 /**
- * Streams the body to a temporary file, refusing it (413) as soon as it passes `limit`. The
- * request stream is never destroyed (that would reset the connection before the 413 is read):
- * the rest of an oversized body is read and discarded.
+ * Reads `source` into `sink`, refusing it (413) as soon as it passes `limit` and failing on an
+ * interrupted upload; resolves to its length. The request stream is never destroyed (that
+ * would reset the connection before the 413 is read): the rest of a refused body is read and
+ * discarded.
  */
+function readLimited(
+  source: Readable,
+  limit: number,
+  onTooLarge: () => AppError,
+  sink: Sink,
+): Promise<number> {
+  let bytes = 0;
+  return new Promise<number>((resolve, reject) => {
+    let settled = false;
+    const finish = (err?: unknown) => {
+      if (settled) return;
+      settled = true;
+      source.off('data', onData);
+      source.off('end', onEnd);
+      source.off('error', onError);
+      source.off('aborted', onError);
+      if (err) {
+        source.resume(); // discard the rest
+        sink.abort();
+        reject(err);
+      } else sink.end().then(() => resolve(bytes), reject);
+    };
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > limit) return finish(onTooLarge());
+      if (!sink.write(chunk)) {
+        source.pause();
+        sink.once?.('drain', () => source.resume());
+      }
+    };
+    const onEnd = () => finish();
+    const onError = () => finish(badRequest('The upload was interrupted.', 'UPLOAD_ABORTED'));
+    source.on('data', onData);
+    source.once('end', onEnd);
+    source.once('error', onError);
+    source.once('aborted', onError);
+    sink.onError?.((err) => finish(err));
+    source.resume();
+  });
+}
+
+/** Streams the body to a temporary file (videos), refusing it (413) past `limit`. */
 export async function spool(
   input: Buffer | Readable,
   tmpDir: string,
@@ -97,43 +153,15 @@ export async function spool(
   const file = path.join(tmpDir, `up-${crypto.randomBytes(8).toString('hex')}`);
   const source = Buffer.isBuffer(input) ? Readable.from([input]) : input;
   const out = fs.createWriteStream(file, { mode: 0o600 });
-  let bytes = 0;
+  let bytes: number;
   try {
     await once(out, 'open');
-    await new Promise<void>((resolve, reject) => {
-      let settled = false;
-      const finish = (err?: unknown) => {
-        if (settled) return;
-        settled = true;
-        source.off('data', onData);
-        source.off('end', onEnd);
-        source.off('error', onError);
-        source.off('aborted', onAborted);
-        if (err) {
-          source.resume(); // discard the rest
-          out.destroy();
-          reject(err);
-        } else {
-          out.end(() => resolve());
-        }
-      };
-      const onData = (chunk: Buffer) => {
-        bytes += chunk.length;
-        if (bytes > limit) return finish(onTooLarge());
-        if (!out.write(chunk)) {
-          source.pause();
-          out.once('drain', () => source.resume());
-        }
-      };
-      const onEnd = () => finish();
-      const onError = () => finish(badRequest('The upload was interrupted.', 'UPLOAD_ABORTED'));
-      const onAborted = onError;
-      source.on('data', onData);
-      source.once('end', onEnd);
-      source.once('error', onError);
-      source.once('aborted', onAborted);
-      out.once('error', (err) => finish(err));
-      source.resume();
+    bytes = await readLimited(source, limit, onTooLarge, {
+      write: (chunk) => out.write(chunk),
+      once: (event, listener) => out.once(event, listener),
+      end: () => new Promise<void>((resolve) => out.end(() => resolve())),
+      abort: () => out.destroy(),
+      onError: (listener) => out.once('error', listener),
     });
   } catch (err) {
     await new Promise<void>((r) => (out.closed ? r() : out.once('close', () => r())));
@@ -161,36 +189,13 @@ export async function collect(
     if (input.length > limit) throw onTooLarge();
     body = input;
   } else {
-    const source = input;
     const chunks: Buffer[] = [];
-    let bytes = 0;
-    await new Promise<void>((resolve, reject) => {
-      let settled = false;
-      const finish = (err?: unknown) => {
-        if (settled) return;
-        settled = true;
-        source.off('data', onData);
-        source.off('end', onEnd);
-        source.off('error', onError);
-        source.off('aborted', onError);
-        if (err) {
-          chunks.length = 0;
-          source.resume(); // discard the rest (never destroy: the 413 must reach the client)
-          reject(err);
-        } else resolve();
-      };
-      const onData = (chunk: Buffer) => {
-        bytes += chunk.length;
-        if (bytes > limit) return finish(onTooLarge());
-        chunks.push(chunk);
-      };
-      const onEnd = () => finish();
-      const onError = () => finish(badRequest('The upload was interrupted.', 'UPLOAD_ABORTED'));
-      source.on('data', onData);
-      source.once('end', onEnd);
-      source.once('error', onError);
-      source.once('aborted', onError);
-      source.resume();
+    const bytes = await readLimited(input, limit, onTooLarge, {
+      write: (chunk) => chunks.push(chunk) > 0,
+      end: async () => {},
+      abort: () => {
+        chunks.length = 0;
+      },
     });
     body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, bytes);
   }
