@@ -111,9 +111,9 @@ const envSchema = z.object({
   /** Feed pages are built at most once per this many ms per instance (0: no cache). */
   FEED_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /**
-   * A bounty's page is built at most once per this many ms per instance (0: no cache); every
-   * change drops it at once on every instance (decision 0021), so this bounds only what the
-   * bounty page shows of a hunter's profile (handle, stage name, picture).
+   * Bounty and claim pages are built at most once per this many ms per instance (0: no cache);
+   * every change they show drops them at once on every instance (decision 0021), so this bounds
+   * only how long a page may lag when a message between instances is lost unnoticed.
    */
   PAGE_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /**

@@ -83,11 +83,14 @@ export function decodeSearchCursor(value: string | undefined): SearchCursor | un
   return c && { c: c.c, i: c.i, ...(c.r !== undefined ? { r: c.r } : {}) };
 }
 
-/** A bounty page as sent: JSON (compressed once per encoding) and whether every viewer sees it. */
-/** The control message (LiveService.control) that clears every instance's feed and bounty pages. */
+/** The control message (LiveService.control) that clears every instance's feed and pages. */
 const PAGES_CONTROL = 'pages';
 const BOUNTY_TOPIC = bountyTopic(0).slice(0, -1);
 
+/**
+ * A bounty or claim page as sent: JSON (compressed once per encoding) and whether every viewer
+ * sees it.
+ */
 export interface BountyPage {
   compressed: CompressedOnce;
   everyone: boolean;
@@ -474,7 +477,6 @@ export class BountiesService {
     return this.getClaim(posted.id, { userId: actor.userId, admin: false });
   }
 
-  /** GET /claim/{id}: a hidden claim (or one in a hidden bounty…) is a 404 but for its hunter and admins. */
   /**
    * GET /claim/{id} as the JSON the route sends. A claim the public may see is the same to
    * everyone: kept for PAGE_CACHE_MS like its bounty's page and built anew, here and on every
@@ -514,6 +516,7 @@ export class BountiesService {
     };
   }
 
+  /** A claim as `viewer` may see it: a hidden claim (or one in a hidden bounty…) is a 404 but for its hunter and admins. */
   async getClaim(id: number, viewer: Viewer = ANONYMOUS): Promise<Claim> {
     const view = await claimsRepo.findClaimView(this.ctx.db, id, viewer);
     if (!view) throw notFound(BOUNTY_MSG.claimNotFound, 'CLAIM_NOT_FOUND');

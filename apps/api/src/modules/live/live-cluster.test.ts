@@ -85,6 +85,18 @@ for (const bus of ['postgres', 'redis'] as const) {
         await db?.drop();
       });
 
+      /** A new member votes on A; the vote must count. */
+      const voteOnA = async (claimId: number, votes: number) => {
+        const voter = await activeMember(a.app, a.database.db, new Date(), 10);
+        const res = await a.app.inject({
+          method: 'POST',
+          url: '/vote',
+          headers: voter.auth,
+          payload: { claimId, votes },
+        });
+        expect(res.statusCode).toBe(200);
+      };
+
       it('a message sent through A reaches a stream held on B, and the reply comes back', async () => {
         const onB = await openStream(b.base, { token: hunter.token });
         const onA = await openStream(a.base, { token: member.token });
@@ -184,14 +196,7 @@ for (const bus of ['postgres', 'redis'] as const) {
         );
         expect(withClaim.rounds[0]!.claims).toMatchObject([{ claimId, votes: 0 }]);
 
-        const voter = await activeMember(a.app, a.database.db, new Date(), 10);
-        const vote = await a.app.inject({
-          method: 'POST',
-          url: '/vote',
-          headers: voter.auth,
-          payload: { claimId, votes: 2 },
-        });
-        expect(vote.statusCode).toBe(200);
+        await voteOnA(claimId, 2);
         const voted = await soon(
           () => page(bountyId),
           (p) => p.rounds[0]!.claims[0]?.votes === 2,
@@ -202,13 +207,7 @@ for (const bus of ['postgres', 'redis'] as const) {
             .inject({ method: 'GET', url: `/claim/${claimId}` })
             .then((r) => r.json() as { votes: number });
         expect(await claimOnB()).toMatchObject({ votes: 2 });
-        const voter2 = await activeMember(a.app, a.database.db, new Date(), 10);
-        await a.app.inject({
-          method: 'POST',
-          url: '/vote',
-          headers: voter2.auth,
-          payload: { claimId, votes: 3 },
-        });
+        await voteOnA(claimId, 3);
         expect(await soon(claimOnB, (c) => c.votes === 5)).toMatchObject({ votes: 5 });
       });
 
@@ -244,13 +243,7 @@ for (const bus of ['postgres', 'redis'] as const) {
         const watch = await openStream(b.base, { watch: [bountyId] });
         const claimId = await postClaim(a.app, a.database.db, hunter, bountyId);
         await watch.next((e) => e.data.type === 'claim');
-        const voter = await activeMember(a.app, a.database.db, new Date(), 10);
-        await a.app.inject({
-          method: 'POST',
-          url: '/vote',
-          headers: voter.auth,
-          payload: { claimId, votes: 3 },
-        });
+        await voteOnA(claimId, 3);
         const tally = await watch.next(
           (e) => e.data.type === 'tally' && e.data.claims[0]?.votes === 3,
         );
