@@ -62,6 +62,9 @@ export function productEnv({ dataDir, databaseUrl, apiPort, webPort, publicApiPo
       SEED_DEMO: '0',
       RATE_LIMIT_ALLOW: '127.0.0.1,::1,::ffff:127.0.0.1',
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      // The specs set memberships, silver and handles in SQL (support/db.ts), behind the API's
+      // back: the signed-in user is read anew on every request (decision 0022).
+      USER_CACHE_MS: '0',
     },
   };
 }

@@ -122,7 +122,7 @@ function createServices(
   );
   const messages = new MessagesService(ctx, live, notifications);
   const auth = new AuthService(ctx, audit, live);
-  const users = new UsersService(ctx);
+  const users = new UsersService(ctx, live);
   const account = new AccountService(ctx, parts.cipher, users, auth);
   const billing = new BillingService(ctx, parts.gateway, users);
   const renewal = new RenewalService(ctx, parts.gateway, users);
@@ -135,6 +135,8 @@ function createServices(
   );
   // Bounty pages and the feed show users' cards: they are built anew when one changes.
   users.onCardChanged(() => bounties.feedChanged());
+  // Votes, bounty holds and refunds move silver: the voter's or poster's answer is read anew.
+  bounties.onUsersChanged((ids) => users.changed(ids));
   const profiles = new ProfilesService(ctx, users);
   const admin = new AdminService(ctx, parts.cipher, users, auth, account, audit);
   const moderation = new ModerationService(ctx, {
@@ -160,7 +162,7 @@ function createServices(
     provider: parts.payoutProvider,
     notifications,
   });
-  const refunds = new RefundService(ctx, parts.gateway, { bounties, audit });
+  const refunds = new RefundService(ctx, parts.gateway, { bounties, audit, users });
   return {
     media,
     audit,

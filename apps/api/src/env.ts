@@ -108,6 +108,12 @@ const envSchema = z.object({
    * instance (docs/decisions/0015-session-cache.md).
    */
   SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
+  /**
+   * The signed-in user's own answer (GET /user) is read at most once per this many ms per
+   * instance (0: every request). Every write to the user is forgotten at once here and within
+   * a few ms on every instance (docs/decisions/0022-user-answer-cache.md).
+   */
+  USER_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
   /** Feed pages are built at most once per this many ms per instance (0: no cache). */
   FEED_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /**

@@ -223,7 +223,7 @@ export class AdminUsersService {
     ip: string | null,
   ): Promise<{ silver: number }> {
     const now = this.ctx.clock.now();
-    return this.ctx.db.transaction(async (tx) => {
+    const granted = await this.ctx.db.transaction(async (tx) => {
       const user = await findUserById(tx, userId);
       if (!user) throw userNotFound();
       const silver = await grantSilver(tx, userId, input.amount, { at: now });
@@ -247,6 +247,8 @@ export class AdminUsersService {
       );
       return { silver };
     });
+    this.users.changed([userId]);
+    return granted;
   }
 
   /** POST /admin/users/{userId}/mail: sends the mail again, then records that it did. */

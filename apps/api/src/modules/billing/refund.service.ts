@@ -12,6 +12,7 @@ import type { Actor, ServiceContext } from '../../context';
 import { isUniqueViolation } from '../../db/errors';
 import { conflict, notFound } from '../../errors';
 import type { PaymentGateway } from '../../payments/gateway';
+import type { UsersService } from '../users/users.service';
 import type { AuditService } from '../admin/audit.service';
 import { votesOfSince } from '../bounties/bounties.read';
 import type { BountiesService } from '../bounties/bounties.service';
@@ -26,7 +27,7 @@ export class RefundService {
   constructor(
     private readonly ctx: ServiceContext,
     private readonly gateway: PaymentGateway,
-    private readonly deps: { bounties: BountiesService; audit: AuditService },
+    private readonly deps: { bounties: BountiesService; audit: AuditService; users: UsersService },
   ) {}
 
   /** POST /admin/users/{userId}/refund */
@@ -55,7 +56,7 @@ export class RefundService {
     const now = this.ctx.clock.now();
     const plan = PLANS[charge.planIndex ?? 0] ?? PLANS[0];
     try {
-      return await db.transaction(async (tx) => {
+      const refunded = await db.transaction(async (tx) => {
         await recordCharge(
           tx,
           {
@@ -113,6 +114,8 @@ export class RefundService {
         );
         return answer;
       });
+      this.deps.users.changed([userId]);
+      return refunded;
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict(REFUND_MSG.already, 'ALREADY_REFUNDED');
       throw err;

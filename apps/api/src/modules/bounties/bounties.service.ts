@@ -272,6 +272,7 @@ export class BountiesService {
         await debitSilver(tx, actor.userId, input.amount, 'bounty_hold', bounty.id, { at: now });
       return bounty.id;
     });
+    if (input.amount > 0) this.usersChanged([actor.userId]);
     this.pagesChanged();
     return this.get(id, { userId: actor.userId, admin: false });
   }
@@ -413,6 +414,7 @@ export class BountiesService {
         ...(reopened ? { status: 'open', winnerClaimId: null, decidedAt: null } : {}),
       });
     });
+    if (input.amount > 0) this.usersChanged([actor.userId]);
     this.pagesChanged();
     return this.get(bountyId, { userId: actor.userId, admin: false });
   }
@@ -571,6 +573,7 @@ export class BountiesService {
         throw err;
       }
       if (done) {
+        this.usersChanged([actor.userId]);
         this.bountyChanged(done.bountyId);
         this.tallyChanged(done.bountyId, done.roundNumber, input.claimId);
         return { claimId: input.claimId, vote: n, votes: done.votes, silver: done.silver };
@@ -618,6 +621,21 @@ export class BountiesService {
     // Hiding takes back what the hunter earned on the claim and was not paid (issue 18).
     if (change && hidden && !change.before) await reverseClaimEarnings(db, id, now);
     return change;
+  }
+
+  private readonly usersListeners: ((userIds: number[]) => void)[] = [];
+
+  /**
+   * `listener` gets the users whose silver this module moved (votes, held and returned
+   * prizes), once it has committed: their own answers are read anew (decision 0022).
+   */
+  onUsersChanged(listener: (userIds: number[]) => void): void {
+    this.usersListeners.push(listener);
+  }
+
+  private usersChanged(userIds: number[]): void {
+    if (userIds.length === 0) return;
+    for (const listener of this.usersListeners) listener(userIds);
   }
 
   /** After a change the feed shows that this module did not make (a hide, a suspension). */
@@ -720,6 +738,8 @@ export class BountiesService {
     let closed = 0;
     let decided = 0;
     const notices: Notice[] = [];
+    /** Posters whose held silver came back. */
+    const refunded: number[] = [];
     for (;;) {
       const due = await repo.dueRounds(this.ctx.db, now, batch);
       for (const r of due) {
@@ -788,10 +808,12 @@ export class BountiesService {
                   share: this.ctx.config.CREATOR_SHARE,
                 },
               );
-            } else
+            } else {
               await creditSilver(tx, bounty.userId, bounty.amount, 'bounty_refund', bounty.id, {
                 at: now,
               });
+              refunded.push(bounty.userId);
+            }
           }
           await repo.updateBounty(tx, bounty.id, {
             status: 'decided',
@@ -805,6 +827,7 @@ export class BountiesService {
       }
       if (due.length < batch) break;
     }
+    this.usersChanged(refunded);
     await this.notifications.notify(notices);
     if (closed > 0) {
       this.pagesChanged();

@@ -4,6 +4,7 @@
  * Redis pub/sub. Runs with TEST_DATABASE_URL (PostgreSQL); PGlite is one process by nature.
  */
 import { Writable } from 'node:stream';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp, createLogger } from '../../app';
 import { createEventBusFor, createRoot } from '../../composition';
@@ -30,6 +31,7 @@ async function instance(url: string, bus: 'postgres' | 'redis'): Promise<Instanc
     DATABASE_URL: url,
     LIVE_BUS: bus,
     SESSION_CACHE_MS: '10000',
+    USER_CACHE_MS: '10000',
     // Cached long enough that only the messages between instances can explain a fresh page.
     FEED_CACHE_MS: '60000',
     PAGE_CACHE_MS: '60000',
@@ -85,9 +87,20 @@ for (const bus of ['postgres', 'redis'] as const) {
         await db?.drop();
       });
 
-      /** A new member votes on A; the vote must count. */
-      const voteOnA = async (claimId: number, votes: number) => {
-        const voter = await activeMember(a.app, a.database.db, new Date(), 10);
+      /** What `read` gives on B once it passes `ok`, within two seconds (the bus carries it). */
+      const soon = async <T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> => {
+        const until = Date.now() + 2000;
+        let v = await read();
+        while (!ok(v) && Date.now() < until) {
+          await new Promise((r) => setTimeout(r, 10));
+          v = await read();
+        }
+        return v;
+      };
+
+      /** `voter` (by default a new member) votes on A; the vote must count. */
+      const voteOnA = async (claimId: number, votes: number, voter?: Session) => {
+        voter ??= await activeMember(a.app, a.database.db, new Date(), 10);
         const res = await a.app.inject({
           method: 'POST',
           url: '/vote',
@@ -163,17 +176,34 @@ for (const bus of ['postgres', 'redis'] as const) {
         expect(await me(b, v.auth)).toBe(200);
       });
 
+      it("a vote or a new stage name on A shows on B's cached GET /user within a moment", async () => {
+        type Me = { user: { silver: number }; hunter: { stagename: string } };
+        const me = (auth: { authorization: string }) => () =>
+          b.app.inject({ method: 'GET', url: '/user', headers: auth }).then((r) => r.json() as Me);
+        const voter = await activeMember(a.app, a.database.db, new Date(), 10);
+        const { bountyId } = await postBounty(a.app, member, { amount: 0 });
+        const claimId = await postClaim(a.app, a.database.db, hunter, bountyId);
+        expect((await me(voter.auth)()).user.silver).toBe(10);
+        // B keeps what it read: a change nobody announces is not seen there.
+        await a.database.db.execute(sql`update users set silver = 9 where id = ${voter.userId}`);
+        expect((await me(voter.auth)()).user.silver).toBe(10);
+        await a.database.db.execute(sql`update users set silver = 10 where id = ${voter.userId}`);
+        await voteOnA(claimId, 3, voter);
+        expect((await soon(me(voter.auth), (v) => v.user.silver === 7)).user.silver).toBe(7);
+
+        await me(hunter.auth)();
+        const named = await a.app.inject({
+          method: 'PUT',
+          url: '/hunter/stagename',
+          headers: hunter.auth,
+          payload: { stagename: `Cached ${bus}` },
+        });
+        expect(named.statusCode).toBe(200);
+        const renamed = await soon(me(hunter.auth), (v) => v.hunter.stagename === `Cached ${bus}`);
+        expect(renamed.hunter.stagename).toBe(`Cached ${bus}`);
+      });
+
       it('feed, bounty and claim pages B has cached show a bounty, a claim and votes made on A', async () => {
-        /** What `read` gives on B once it passes `ok`, within two seconds (the bus carries it). */
-        const soon = async <T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> => {
-          const until = Date.now() + 2000;
-          let v = await read();
-          while (!ok(v) && Date.now() < until) {
-            await new Promise((r) => setTimeout(r, 10));
-            v = await read();
-          }
-          return v;
-        };
         const feed = () =>
           b.app
             .inject({ method: 'POST', url: '/bounty/search', payload: {} })

@@ -46,8 +46,18 @@ export async function updateUser(
   return row!;
 }
 
-export async function setHunterBanner(db: DbOrTx, hunterId: number, banner: string): Promise<void> {
-  await db.update(hunters).set({ banner }).where(eq(hunters.id, hunterId));
+/** Sets the banner; the hunter's user id, or undefined for an unknown hunter. */
+export async function setHunterBanner(
+  db: DbOrTx,
+  hunterId: number,
+  banner: string,
+): Promise<number | undefined> {
+  const [row] = await db
+    .update(hunters)
+    .set({ banner })
+    .where(eq(hunters.id, hunterId))
+    .returning({ userId: hunters.userId });
+  return row?.userId;
 }
 
 /** The hunter row of a creator, created if it is somehow missing. */

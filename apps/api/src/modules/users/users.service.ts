@@ -12,6 +12,8 @@ import type { DbOrTx } from '../../db/client';
 import type { HunterRow, UserRow } from './users.read';
 import type { ReportItemPreview } from '@bountyhunt/shared/moderation';
 import type { HiddenChange } from '../../lib/visibility';
+import type { LiveService } from '../live/live.service';
+import { UserAnswerCache } from './user-answer-cache';
 import {
   addRoleBits,
   clearIdentityKeys,
@@ -28,8 +30,55 @@ import {
   updateUser,
 } from './users.repository';
 
+/** The user answer cache's messages between instances (LiveService.control). */
+const USERS_CONTROL = 'users';
+/** More users than this in one message: every instance forgets every answer instead. */
+const BROADCAST_MAX = 2000;
+
 export class UsersService {
-  constructor(private readonly ctx: ServiceContext) {}
+  /** GET /user answers by user id (USER_CACHE_MS, decision 0022). */
+  private readonly answers: UserAnswerCache<CurrentUser>;
+  private readonly outgoing = new Set<number>();
+  private outgoingSoon: NodeJS.Immediate | null = null;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    /** Tells the other instances whose answers to forget (absent: one instance). */
+    private readonly live?: LiveService,
+  ) {
+    this.answers = new UserAnswerCache(ctx.config.USER_CACHE_MS);
+    live?.onControl(USERS_CONTROL, {
+      on: (data) => {
+        const m = data as { ids?: unknown; all?: unknown };
+        if (m?.all === true) this.answers.clear();
+        else if (Array.isArray(m?.ids))
+          this.answers.forget(m.ids.filter((id): id is number => typeof id === 'number'));
+      },
+      gap: () => this.answers.clear(),
+    });
+  }
+
+  /**
+   * Call after any write to these users' rows or hunter rows (silver, membership, identity,
+   * settings, a hunter's profile): their GET /user answers are forgotten here at once and on
+   * every other instance as soon as the bus carries it (the users changed in one turn of the
+   * event loop go in one message; decision 0022). Inside a transaction, call it there: the
+   * users are not kept again for a while, so the commit is seen once it lands.
+   */
+  changed(userIds: Iterable<number>): void {
+    const ids = [...userIds];
+    this.answers.forget(ids);
+    if (!this.live || ids.length === 0) return;
+    for (const id of ids) this.outgoing.add(id);
+    this.outgoingSoon ??= setImmediate(() => this.broadcast());
+  }
+
+  private broadcast(): void {
+    this.outgoingSoon = null;
+    const ids = [...this.outgoing];
+    this.outgoing.clear();
+    void this.live?.control(USERS_CONTROL, ids.length > BROADCAST_MAX ? { all: true } : { ids });
+  }
 
   /** POST /user: a member (role 1) or, with hunter: true, a creator (role 2) with its hunter row. */
   async register(input: RegisterInput): Promise<User> {
@@ -71,25 +120,33 @@ export class UsersService {
   }
 
   /** Adds role bits (admin: the CLI and the seed only; no route calls this). */
-  addRole(userId: number, mask: number): Promise<UserRow | undefined> {
-    return addRoleBits(this.ctx.db, userId, mask);
+  async addRole(userId: number, mask: number): Promise<UserRow | undefined> {
+    const row = await addRoleBits(this.ctx.db, userId, mask);
+    this.changed([userId]);
+    return row;
   }
 
-  /** GET /user */
+  /** GET /user: from the answer cache when this instance has read it lately (decision 0022). */
   async current(actor: Actor): Promise<CurrentUser> {
+    const kept = this.answers.get(actor.userId);
+    if (kept) return kept;
+    const generation = this.answers.generation();
     const row = await findUserWithHunter(this.ctx.db, actor.userId);
     if (!row) throw unauthorized();
     const { user } = row;
     const hunterRow = (user.role & ROLE.hunter) !== 0 ? row.hunter : null;
-    return {
+    const answer: CurrentUser = {
       user: presentUser(user),
       hunter: hunterRow ? presentHunter(hunterRow, user.handle) : null,
     };
+    this.answers.keep(actor.userId, answer, generation);
+    return answer;
   }
 
   /** The hunter's banner (profiles checks the media and the actor first). */
   async setHunterBanner(hunterId: number, banner: string): Promise<void> {
-    await setHunterBanner(this.ctx.db, hunterId, banner);
+    const userId = await setHunterBanner(this.ctx.db, hunterId, banner);
+    if (userId !== undefined) this.changed([userId]);
   }
 
   /**
@@ -101,6 +158,7 @@ export class UsersService {
     values: Partial<Omit<UserRow, 'id' | 'createdAt' | 'silver'>>,
     db: DbOrTx = this.ctx.db,
   ): Promise<UserRow> {
+    this.changed([id]);
     return updateUser(db, id, values);
   }
 
@@ -110,8 +168,10 @@ export class UsersService {
   }
 
   /** The hunter row of a creator, created if it is somehow missing. */
-  ensureHunter(userId: number): Promise<HunterRow> {
-    return ensureHunter(this.ctx.db, userId);
+  async ensureHunter(userId: number): Promise<HunterRow> {
+    const row = await ensureHunter(this.ctx.db, userId);
+    this.changed([userId]);
+    return row;
   }
 
   /**
@@ -122,6 +182,7 @@ export class UsersService {
     values: Partial<Pick<HunterRow, 'stagename' | 'bio' | 'picture' | 'banner'>>,
   ): Promise<HunterRow> {
     const row = await updateHunter(this.ctx.db, userId, values);
+    this.changed([userId]);
     if ('stagename' in values || 'picture' in values) this.cardChanged();
     return row;
   }
