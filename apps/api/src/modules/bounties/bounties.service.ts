@@ -42,6 +42,7 @@ import { bountyTopic, type LiveService } from '../live/live.service';
 import { EVENTS } from '@bountyhunt/shared/live';
 import type { Notice, NotificationsService } from '../notifications/notifications.service';
 import { ANONYMOUS, seesHiddenOf, type HiddenChange, type Viewer } from '../../lib/visibility';
+import { VoteBatcher } from './vote-batcher';
 
 type BountyCreateInput = z.infer<typeof bountyCreateSchema>;
 type RoundCreateInput = z.infer<typeof roundCreateSchema>;
@@ -108,6 +109,7 @@ export class BountiesService {
     private readonly live: LiveService,
     private readonly notifications: NotificationsService,
   ) {
+    this.voteBatcher = new VoteBatcher(ctx.db, ctx.log);
     this.pageCache = caches.bounties;
     this.claimCache = caches.claims;
     // Every instance drops what another instance changed (decision 0021): a bounty's page on
@@ -123,6 +125,8 @@ export class BountiesService {
   }
 
   private readonly pageCache: FeedCache<BountyPage>;
+  /** Votes that arrive together go in one statement (decision 0023). */
+  readonly voteBatcher: VoteBatcher;
   private readonly claimCache: FeedCache<BountyPage>;
 
   /**
@@ -546,9 +550,10 @@ export class BountiesService {
   }
 
   /**
-   * POST /vote: in one transaction (one statement, see repo.castVote) the vote is recorded,
-   * the voter's silver drops by n and votes rise by n, and the claim's votes rise by n. The
-   * hunter's earnings are queued in the same transaction and credited by settleEarnings.
+   * POST /vote: in one transaction (one statement, see repo.castVote; with the votes that
+   * arrived meanwhile, repo.castVotes and decision 0023) the vote is recorded, the voter's
+   * silver drops by n and votes rise by n, and the claim's votes rise by n. The hunter's
+   * earnings are queued in the same transaction and credited by settleEarnings.
    */
   async vote(
     actor: Actor,
@@ -561,7 +566,7 @@ export class BountiesService {
       const now = this.now();
       let done: Awaited<ReturnType<typeof votesRepo.castVote>>;
       try {
-        done = await votesRepo.castVote(this.ctx.db, {
+        done = await this.voteBatcher.cast({
           claimId: input.claimId,
           userId: actor.userId,
           n,

@@ -98,6 +98,112 @@ export async function castVote(
   );
 }
 
+export interface VoteToCast {
+  claimId: number;
+  userId: number;
+  n: number;
+  now: Date;
+}
+
+export interface CastVote {
+  silver: number;
+  votes: number;
+  bountyId: number;
+  roundNumber: number;
+}
+
+/**
+ * Many votes in one statement (docs/decisions/0023-votes-in-batches.md): the rules and writes
+ * of `castVote` for each vote of the batch, whose voters are all different. A vote whose rule
+ * fails, or whose voter has already voted on the claim, is left out of the answer (the caller
+ * asks why, as after `castVote`). Each claim is updated once, by the sum of its votes, so each
+ * vote's answer carries its claim's total after the whole batch.
+ */
+const castVotesStmt = preparedRows<{
+  k: string | number;
+  silver: number;
+  votes: number;
+  bounty_id: number;
+  round_number: number;
+}>(
+  'votes_cast_many',
+  sql`with b as (
+      select * from unnest(${p('claimIds')}::int4[], ${p('userIds')}::int4[], ${p('ns')}::int4[],
+        ${p('nows')}::timestamptz[]) with ordinality as b(claim_id, user_id, n, at, k)
+    ), target as (
+      select b.k, b.claim_id, b.user_id, b.n, b.at, c.bounty_id, c.round_number,
+        h.user_id as hunter_user
+      from b join claims c on c.id = b.claim_id ${hunterJoin(sql`c.hunter_id`)}
+      -- A claim hidden by moderators takes no votes (the caller answers 404).
+      where c.hidden_at is null
+    ), open_round as (
+      select r.bounty_id, r.number, r.end_date from rounds r
+      where (r.bounty_id, r.number) in (select t.bounty_id, t.round_number from target t)
+        and r.closed_at is null
+      for key share of r
+    ), ready as (
+      select t.* from target t
+      join open_round o on o.bounty_id = t.bounty_id and o.number = t.round_number
+      where o.end_date >= t.at
+        and not exists (select 1 from votes v where v.claim_id = t.claim_id and v.user_id = t.user_id)
+    ), voter as (
+      ${silverDebitUpdate({
+        userId: sql`t.user_id`,
+        amount: sql`t.n`,
+        alsoSet: countVotesCast(sql`t.n`),
+        from: sql`ready t`,
+        where: sql`${activeMember(sql`t.at`)} and t.hunter_user <> u.id`,
+        returning: sql`u.id as user_id, t.k, t.claim_id, t.n, t.at, t.bounty_id, t.round_number, t.hunter_user, u.membership`,
+      })}
+    ), vote as (
+      insert into votes (claim_id, user_id, value, created_at)
+      select v.claim_id, v.user_id, v.n, v.at from voter v
+    ), ledger as (
+      ${silverLedgerInsert({
+        source: sql`voter v`,
+        userId: sql`v.user_id`,
+        delta: sql`-v.n`,
+        balanceAfter: sql`v.silver`,
+        reason: sql`'vote'`,
+        refId: sql`v.claim_id`,
+        at: sql`v.at`,
+      })}
+    ), earnings as (
+      insert into vote_earnings_pending (user_id, claim_id, amount, plan_index, created_at)
+      select v.hunter_user, v.claim_id, v.n, v.membership, v.at from voter v
+    ), sums as (
+      select claim_id, sum(n)::int4 as n from voter group by claim_id
+    ), claim as (
+      update claims c set votes = c.votes + s.n from sums s
+      where c.id = s.claim_id
+      returning c.id, c.votes
+    )
+    select v.k, v.silver, c.votes, v.bounty_id, v.round_number
+    from voter v join claim c on c.id = v.claim_id`,
+);
+
+/** The answers of `castVotesStmt`, by position in `batch`; undefined where a rule failed. */
+export async function castVotes(
+  db: DbOrTx,
+  batch: VoteToCast[],
+): Promise<(CastVote | undefined)[]> {
+  const rows = await castVotesStmt(db, {
+    claimIds: batch.map((v) => v.claimId),
+    userIds: batch.map((v) => v.userId),
+    ns: batch.map((v) => v.n),
+    nows: batch.map((v) => v.now.toISOString()),
+  });
+  const answers: (CastVote | undefined)[] = batch.map(() => undefined);
+  for (const r of rows)
+    answers[Number(r.k) - 1] = {
+      silver: r.silver,
+      votes: r.votes,
+      bountyId: Number(r.bounty_id),
+      roundNumber: Number(r.round_number),
+    };
+  return answers;
+}
+
 /**
  * Takes up to `limit` pending earnings (skipping rows another settling transaction holds),
  * summed per hunter user, claim and the voters' plan, in user order; `hidden` when the claim

@@ -32,6 +32,11 @@ import {
 
 /** The user answer cache's messages between instances (LiveService.control). */
 const USERS_CONTROL = 'users';
+/**
+ * Users changed within this many ms go to the other instances in one message: a message per
+ * vote (a NOTIFY each on PostgreSQL) cost the votes a tenth of their rate.
+ */
+const BROADCAST_MS = 10;
 /** More users than this in one message: every instance forgets every answer instead. */
 const BROADCAST_MAX = 2000;
 
@@ -39,7 +44,7 @@ export class UsersService {
   /** GET /user answers by user id (USER_CACHE_MS, decision 0022). */
   private readonly answers: UserAnswerCache<CurrentUser>;
   private readonly outgoing = new Set<number>();
-  private outgoingSoon: NodeJS.Immediate | null = null;
+  private outgoingTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -61,8 +66,8 @@ export class UsersService {
   /**
    * Call after any write to these users' rows or hunter rows (silver, membership, identity,
    * settings, a hunter's profile): their GET /user answers are forgotten here at once and on
-   * every other instance as soon as the bus carries it (the users changed in one turn of the
-   * event loop go in one message; decision 0022). Inside a transaction, call it there: the
+   * every other instance once the bus carries it (the users changed within BROADCAST_MS go in
+   * one message; decision 0022). Inside a transaction, call it there: the
    * users are not kept again for a while, so the commit is seen once it lands.
    */
   changed(userIds: Iterable<number>): void {
@@ -70,11 +75,11 @@ export class UsersService {
     this.answers.forget(ids);
     if (!this.live || ids.length === 0) return;
     for (const id of ids) this.outgoing.add(id);
-    this.outgoingSoon ??= setImmediate(() => this.broadcast());
+    this.outgoingTimer ??= setTimeout(() => this.broadcast(), BROADCAST_MS);
   }
 
   private broadcast(): void {
-    this.outgoingSoon = null;
+    this.outgoingTimer = null;
     const ids = [...this.outgoing];
     this.outgoing.clear();
     void this.live?.control(USERS_CONTROL, ids.length > BROADCAST_MAX ? { all: true } : { ids });
