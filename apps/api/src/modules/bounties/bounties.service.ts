@@ -31,7 +31,7 @@ import type { RoundClaimView } from './claims.repository';
 import { searchBounties, type SearchCursor } from './search.repository';
 import * as votesRepo from './votes.repository';
 import { groupRounds, presentBounty, presentClaim } from './bounties.present';
-import type { FeedCache, FeedPage } from './feed-cache';
+import { FeedCache, type FeedPage } from './feed-cache';
 import { CompressedOnce } from '../../plugins/compress';
 import { creditSilver, debitSilver } from '../billing/silver.service';
 import { recordEarnings, reverseClaimEarnings, silverValueMicros } from '../payouts/ledger.service';
@@ -112,6 +112,7 @@ export class BountiesService {
     this.voteBatcher = new VoteBatcher(ctx.db, ctx.log);
     this.pageCache = caches.bounties;
     this.claimCache = caches.claims;
+    this.itemCache = new FeedCache<string>(ctx.config.PAGE_CACHE_MS, 16_384);
     // Every instance drops what another instance changed (decision 0021): a bounty's page on
     // any event of the bounty (a tally after votes, a claim), everything on a "pages" message
     // (bounties posted, rounds, hides, suspensions), everything when the bus lost messages.
@@ -128,6 +129,8 @@ export class BountiesService {
   /** Votes that arrive together go in one statement (decision 0023). */
   readonly voteBatcher: VoteBatcher;
   private readonly claimCache: FeedCache<BountyPage>;
+  /** Each bounty as the feed and searches show it, as JSON (decision 0024). */
+  private readonly itemCache: FeedCache<string>;
 
   /**
    * When each bounty last changed (a vote, a claim), as a count of such changes: a claim's
@@ -140,6 +143,7 @@ export class BountiesService {
   /** A bounty's votes or claims changed: its page and its claims' pages are built anew. */
   private bountyChanged(bountyId: number): void {
     this.pageCache.delete(`b:${bountyId}`);
+    this.itemCache.delete(String(bountyId));
     if (this.bountyChangedAt.size >= 100_000) this.clearPages();
     this.bountyChangedAt.set(bountyId, ++this.changes);
   }
@@ -345,8 +349,13 @@ export class BountiesService {
     );
   }
 
-  /** POST /bounty/search: one page, and the cursor of the next when there may be more. */
-  async search(input: BountySearchInput): Promise<{ items: Bounty[]; nextCursor: string | null }> {
+  /**
+   * POST /bounty/search as the JSON the route sends: one page, and the cursor of the next when
+   * there may be more. Each bounty of the page is kept as its JSON (PAGE_CACHE_MS, dropped like
+   * its bounty page when it changes; decision 0024), so a search runs its own query and builds
+   * only the bounties no search showed lately.
+   */
+  async search(input: BountySearchInput): Promise<FeedPage> {
     const limit = pageLimit(input.limit, FEED_PAGE);
     const tsquery = toPrefixQuery(input.term ?? '');
     const after = decodeSearchCursor(input.cursor);
@@ -361,20 +370,34 @@ export class BountiesService {
       i: last.id,
       ...(tsquery ? { r: Number(last.rank) } : {}),
     }));
-    const rounds = groupRounds(
-      await claimsRepo.roundsWithClaims(
-        this.ctx.db,
-        page.map((r) => r.id),
-        FEED_CLAIMS_PER_ROUND,
-      ),
-    );
-    return {
-      items: page.map((r) => presentBounty(r, rounds.get(r.id) ?? [])),
-      nextCursor: next,
-    };
+    const kept = page.map((r) => this.itemCache.peek(String(r.id)));
+    const missing = page.filter((_r, i) => !kept[i]);
+    const built = new Map<number, string>();
+    if (missing.length > 0) {
+      const mark = this.itemCache.mark();
+      const since = this.changes;
+      const rounds = groupRounds(
+        await claimsRepo.roundsWithClaims(
+          this.ctx.db,
+          missing.map((r) => r.id),
+          FEED_CLAIMS_PER_ROUND,
+        ),
+      );
+      for (const r of missing) {
+        const json = JSON.stringify(
+          z.encode(bountyAnswer, presentBounty(r, rounds.get(r.id) ?? [])),
+        );
+        built.set(r.id, json);
+        // Not kept when its bounty changed while it was being built.
+        if ((this.bountyChangedAt.get(r.id) ?? 0) <= since)
+          this.itemCache.set(String(r.id), json, mark);
+      }
+    }
+    const items = await Promise.all(page.map((r, i) => kept[i] ?? built.get(r.id)!));
+    return { json: `[${items.join(',')}]`, nextCursor: next };
   }
 
-  /** POST /bounty/search as the JSON the route sends, through the feed micro-cache. */
+  /** POST /bounty/search through the feed micro-cache (FEED_CACHE_MS). */
   searchPage(input: BountySearchInput): Promise<FeedPage> {
     const key = JSON.stringify([
       toPrefixQuery(input.term ?? ''),
@@ -382,10 +405,7 @@ export class BountiesService {
       input.cursor ?? null,
       input.excludeId ?? null,
     ]);
-    return this.feedCache.get(key, async () => {
-      const { items, nextCursor } = await this.search(input);
-      return { json: JSON.stringify(z.encode(feedAnswer, items)), nextCursor };
-    });
+    return this.feedCache.get(key, () => this.search(input));
   }
 
   /**
@@ -658,6 +678,7 @@ export class BountiesService {
     this.feedCache.clear();
     this.pageCache.clear();
     this.claimCache.clear();
+    this.itemCache.clear();
     this.bountyChangedAt.clear();
   }
 

@@ -83,8 +83,12 @@ describe('POST /bounty/search with the feed cache on', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     const direct = await t.root.services.bounties.search({ term: '' });
-    expect(res.json()).toEqual(JSON.parse(JSON.stringify(direct.items)));
-    expect(res.headers[NEXT_CURSOR_HEADER]).toBe(direct.nextCursor);
+    // Built anew, every bounty from the database (nothing kept): the same answer.
+    t.root.services.bounties.feedChanged();
+    const fresh = await t.root.services.bounties.search({ term: '' });
+    expect(direct.json).toBe(fresh.json);
+    expect(res.json()).toEqual(JSON.parse(fresh.json));
+    expect(res.headers[NEXT_CURSOR_HEADER]).toBe(fresh.nextCursor);
     const next = await search({ term: '', cursor: res.headers[NEXT_CURSOR_HEADER] });
     expect(next.json()).toHaveLength(2);
   });
@@ -269,5 +273,72 @@ describe('GET /bounty/{id} with the page cache on (decision 0016)', () => {
     expect(br.headers.vary).toMatch(/Accept-Encoding/);
     const { brotliDecompressSync } = await import('node:zlib');
     expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+  });
+});
+
+describe('POST /bounty/search with the feed cache off: bounties kept as JSON (decision 0024)', () => {
+  let t: TestApp;
+  let member: Session;
+  let hunter: Session;
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: { RL_REGISTER_IP: '1000/3600', FEED_CACHE_MS: '0', PAGE_CACHE_MS: '60000' },
+    });
+    member = await activeMember(t.app, t.db.handle.db, t.clock.now(), 100);
+    hunter = await signUp(t.app, { hunter: true });
+  });
+  afterAll(() => t.close());
+
+  type Item = { bountyId: number; rounds: { claims: { claimId: number; votes: number }[] }[] };
+  const found = async (term: string, bountyId: number): Promise<Item> => {
+    const res = await t.app.inject({ method: 'POST', url: '/bounty/search', payload: { term } });
+    expect(res.statusCode).toBe(200);
+    const item = (res.json() as Item[]).find((b) => b.bountyId === bountyId);
+    expect(item, `bounty ${bountyId} for "${term}"`).toBeDefined();
+    return item!;
+  };
+
+  it('a vote, a new claim, a hidden claim and a new stage name show in every search at once', async () => {
+    const { bountyId } = await postBounty(t.app, member, { title: 'Lighthouse kestrel dawn' });
+    const claimId = await postClaim(t.app, t.root.ctx.db, hunter, bountyId);
+    // Two different searches show (and keep) the same bounty.
+    expect((await found('kestrel', bountyId)).rounds[0]!.claims).toMatchObject([
+      { claimId, votes: 0 },
+    ]);
+    await found('lighthouse dawn', bountyId);
+
+    const voter = await activeMember(t.app, t.db.handle.db, t.clock.now(), 10);
+    const vote = await t.app.inject({
+      method: 'POST',
+      url: '/vote',
+      headers: voter.auth,
+      payload: { claimId, votes: 4 },
+    });
+    expect(vote.statusCode).toBe(200);
+    expect((await found('lighthouse', bountyId)).rounds[0]!.claims[0]).toMatchObject({
+      claimId,
+      votes: 4,
+    });
+
+    const second = await postClaim(t.app, t.root.ctx.db, hunter, bountyId);
+    const withSecond = await found('dawn', bountyId);
+    expect(withSecond.rounds[0]!.claims.map((c) => c.claimId)).toEqual([claimId, second]);
+
+    await t.root.services.bounties.setClaimHidden(second, true);
+    t.root.services.bounties.feedChanged();
+    const hidden = await found('kestrel', bountyId);
+    expect(hidden.rounds[0]!.claims.map((c) => c.claimId)).toEqual([claimId]);
+
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: '/hunter/stagename',
+      headers: hunter.auth,
+      payload: { stagename: 'Dawn Watcher' },
+    });
+    expect(put.statusCode).toBe(200);
+    const renamed = (await found('lighthouse', bountyId)) as unknown as {
+      rounds: { claims: { hunter: { stagename: string } }[] }[];
+    };
+    expect(renamed.rounds[0]!.claims[0]!.hunter.stagename).toBe('Dawn Watcher');
   });
 });

@@ -43,17 +43,37 @@ export class FeedCache<P = FeedPage> {
   /** The cached page for `key`, or the one `build` makes (at most one build per key at a time). */
   async get(key: string, build: () => Promise<P>): Promise<P> {
     if (!this.enabled) return build();
-    const now = this.now();
-    const hit = this.entries.get(key);
-    if (hit && hit.generation === this.generation && now - hit.at < this.ttlMs) {
-      // Least recently used goes first when full: a hit moves to the end.
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return hit.page;
-    }
-    const generation = this.generation;
+    const hit = this.peek(key);
+    if (hit) return hit;
     const page = build();
-    const entry: Entry<P> = { at: now, generation, page };
+    this.keep(key, page, this.generation);
+    return page;
+  }
+
+  /** The kept page for `key` when it is fresh (a hit moves it to the end), else undefined. */
+  peek(key: string): Promise<P> | undefined {
+    if (!this.enabled) return undefined;
+    const hit = this.entries.get(key);
+    if (!hit || hit.generation !== this.generation || this.now() - hit.at >= this.ttlMs)
+      return undefined;
+    // Least recently used goes first when full: a hit moves to the end.
+    this.entries.delete(key);
+    this.entries.set(key, hit);
+    return hit.page;
+  }
+
+  /** Read before building pages outside `get`; pass it to `set`. */
+  mark(): number {
+    return this.generation;
+  }
+
+  /** Keeps a page built outside `get`, unless everything was cleared since `mark`. */
+  set(key: string, page: P, mark: number): void {
+    if (this.enabled && mark === this.generation) this.keep(key, Promise.resolve(page), mark);
+  }
+
+  private keep(key: string, page: Promise<P>, generation: number): void {
+    const entry: Entry<P> = { at: this.now(), generation, page };
     this.entries.delete(key);
     this.entries.set(key, entry);
     // A failed build is not kept: the next caller tries again.
@@ -64,7 +84,6 @@ export class FeedCache<P = FeedPage> {
       const oldest = this.entries.keys().next().value as string;
       this.entries.delete(oldest);
     }
-    return page;
   }
 
   /** After a change to what one page shows: that page is built anew. */
