@@ -54,10 +54,21 @@ export async function ensureApiBuilt() {
 }
 
 async function buildApi() {
-  const { build } = await import('esbuild');
+  const { build, stop } = await import('esbuild');
   const tmp = `${API_BUILD}.tmp-${process.pid}`;
   fs.rmSync(tmp, { recursive: true, force: true });
-  await build({
+  try {
+    await buildWith(build, tmp);
+  } finally {
+    // esbuild's service process would otherwise stay beside the API for as long as it runs.
+    await stop();
+  }
+  fs.rmSync(API_BUILD, { recursive: true, force: true });
+  fs.renameSync(tmp, API_BUILD);
+}
+
+function buildWith(build, tmp) {
+  return build({
     entryPoints: { server: path.join(root, 'apps/api/src/server.ts') },
     outdir: tmp,
     outExtension: { '.js': '.mjs' },
@@ -80,6 +91,4 @@ async function buildApi() {
       },
     ],
   });
-  fs.rmSync(API_BUILD, { recursive: true, force: true });
-  fs.renameSync(tmp, API_BUILD);
 }

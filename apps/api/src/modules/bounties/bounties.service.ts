@@ -12,7 +12,6 @@ import {
   bountyAnswer,
   claimAnswer,
   FEED_CLAIMS_PER_ROUND,
-  feedAnswer,
   type roundCreateSchema,
   SEARCH_PAGE,
   type voteSchema,
@@ -112,7 +111,8 @@ export class BountiesService {
     this.voteBatcher = new VoteBatcher(ctx.db, ctx.log);
     this.pageCache = caches.bounties;
     this.claimCache = caches.claims;
-    this.itemCache = new FeedCache<string>(ctx.config.PAGE_CACHE_MS, 16_384);
+    // Up to 8,192 bounties as the feed shows them (1–3 KB each).
+    this.itemCache = new FeedCache<string>(ctx.config.PAGE_CACHE_MS, 8192);
     // Every instance drops what another instance changed (decision 0021): a bounty's page on
     // any event of the bounty (a tally after votes, a claim), everything on a "pages" message
     // (bounties posted, rounds, hides, suspensions), everything when the bus lost messages.
