@@ -204,9 +204,9 @@ export function createRoot(parts: RootParts): Root {
   const gateway = parts.gateway ?? new SandboxGateway(clock);
   const feedCache = new FeedCache(config.FEED_CACHE_MS);
   // Up to 4,096 bounty pages (2–4 KB, at most ~90 KB for 5 rounds × 50 claims) and 16,384
-  // claim pages (under 1 KB each) per instance.
-  const pageCache = new FeedCache<BountyPage>(config.PAGE_CACHE_MS, 4096);
-  const claimCache = new FeedCache<BountyPage>(config.PAGE_CACHE_MS, 16_384);
+  // claim pages (under 1 KB each) per instance; past their time, answered while rebuilt.
+  const pageCache = new FeedCache<BountyPage>(config.PAGE_CACHE_MS, 4096, undefined, true);
+  const claimCache = new FeedCache<BountyPage>(config.PAGE_CACHE_MS, 16_384, undefined, true);
   const cipher = parts.cipher ?? loadFieldCipher(config, (m) => log.warn(m));
   const rateLimiter =
     parts.rateLimiter ?? new RateLimiter(new MemoryRateStore(clock), config.rateLimitAllow);

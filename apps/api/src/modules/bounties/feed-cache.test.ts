@@ -50,6 +50,67 @@ describe('FeedCache', () => {
     expect((await cache.get('b', build)).json).toBe('v5');
   });
 
+  it('stale-while-rebuilding: a page past its time is answered while one build replaces it', async () => {
+    let now = 0;
+    const cache = new FeedCache(1000, 10, () => now, true);
+    let builds = 0;
+    let release: () => void = () => undefined;
+    const build = () => {
+      builds += 1;
+      const n = builds;
+      return new Promise<FeedPage>((resolve) => {
+        release = () => resolve(page(`v${n}`));
+        if (n === 1) release();
+      });
+    };
+    expect((await cache.get('k', build)).json).toBe('v1');
+    now = 1500;
+    // Past its time: the old page at once, for every reader, and one build.
+    expect((await cache.get('k', build)).json).toBe('v1');
+    expect((await cache.get('k', build)).json).toBe('v1');
+    expect(builds).toBe(2);
+    release();
+    await new Promise((r) => setTimeout(r, 0));
+    expect((await cache.get('k', build)).json).toBe('v2');
+    // Past twice its time: built before answering.
+    now = 1500 + 2000;
+    const waiting = cache.get('k', build);
+    release();
+    expect((await waiting).json).toBe('v3');
+  });
+
+  it('stale-while-rebuilding: a page dropped while it was rebuilt is not kept', async () => {
+    let now = 0;
+    const cache = new FeedCache(1000, 10, () => now, true);
+    let n = 0;
+    let release: () => void = () => undefined;
+    const build = () =>
+      new Promise<FeedPage>((resolve) => {
+        const v = ++n;
+        release = () => resolve(page(`v${v}`));
+        if (v === 1) release();
+      });
+    await cache.get('k', build);
+    now = 1500;
+    expect((await cache.get('k', build)).json).toBe('v1');
+    cache.delete('k'); // a change: what v2 was built from may be gone
+    release();
+    await new Promise((r) => setTimeout(r, 0));
+    const next = cache.get('k', build);
+    release();
+    expect((await next).json).toBe('v3');
+  });
+
+  it('without stale-while-rebuilding (the feed), a page past its time is built first', async () => {
+    let now = 0;
+    const cache = new FeedCache(1000, 10, () => now);
+    let n = 0;
+    const build = async () => page(`v${++n}`);
+    await cache.get('k', build);
+    now = 1500;
+    expect((await cache.get('k', build)).json).toBe('v2');
+  });
+
   it('is off with a TTL of 0: every call builds', async () => {
     const cache = new FeedCache(0);
     let n = 0;

@@ -24,6 +24,8 @@ interface Entry<P> {
   at: number;
   generation: number;
   page: Promise<P>;
+  /** Past its time and being built again (stale-while-rebuilding caches). */
+  rebuilding?: boolean;
 }
 
 export class FeedCache<P = FeedPage> {
@@ -34,6 +36,14 @@ export class FeedCache<P = FeedPage> {
     private readonly ttlMs: number,
     private readonly maxEntries = 256,
     private readonly now: () => number = () => performance.now(),
+    /**
+     * For caches whose pages are dropped when they change (bounty and claim pages, decision
+     * 0021), where the time limit only bounds a lost message: a page past its time is still
+     * answered, for up to another TTL, while one build replaces it, so pages read all the time
+     * do not expire together into a burst of builds. Off for the feed, whose time limit is how
+     * long vote counts may lag.
+     */
+    private readonly staleWhileRebuilding = false,
   ) {}
 
   get enabled(): boolean {
@@ -45,9 +55,34 @@ export class FeedCache<P = FeedPage> {
     if (!this.enabled) return build();
     const hit = this.peek(key);
     if (hit) return hit;
+    const stale = this.staleWhileRebuilding ? this.stale(key, build) : undefined;
+    if (stale) return stale;
     const page = build();
     this.keep(key, page, this.generation);
     return page;
+  }
+
+  /**
+   * A page past its time but within another TTL: answered while one build replaces it. The new
+   * page is kept only if nothing dropped the old one meanwhile (a change it may not show).
+   */
+  private stale(key: string, build: () => Promise<P>): Promise<P> | undefined {
+    const old = this.entries.get(key);
+    if (!old || old.generation !== this.generation || this.now() - old.at >= 2 * this.ttlMs)
+      return undefined;
+    if (!old.rebuilding) {
+      old.rebuilding = true;
+      const generation = this.generation;
+      build().then(
+        (page) => {
+          if (this.entries.get(key) === old) this.keep(key, Promise.resolve(page), generation);
+        },
+        () => {
+          old.rebuilding = false;
+        },
+      );
+    }
+    return old.page;
   }
 
   /** The kept page for `key` when it is fresh (a hit moves it to the end), else undefined. */
