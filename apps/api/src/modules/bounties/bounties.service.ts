@@ -27,7 +27,7 @@ import { findHunterByUserId, findUserById, handlesOf, hunterUserId } from '../us
 import * as repo from './bounties.repository';
 import * as claimsRepo from './claims.repository';
 import type { RoundClaimView } from './claims.repository';
-import { searchBounties, type SearchCursor } from './search.repository';
+import { searchBounties, type SearchCursor, type SearchRow } from './search.repository';
 import * as votesRepo from './votes.repository';
 import { groupRounds, presentBounty, presentClaim } from './bounties.present';
 import { FeedCache, type FeedPage } from './feed-cache';
@@ -112,7 +112,7 @@ export class BountiesService {
     this.pageCache = caches.bounties;
     this.claimCache = caches.claims;
     // Up to 8,192 bounties as the feed shows them (1–3 KB each).
-    this.itemCache = new FeedCache<string>(ctx.config.PAGE_CACHE_MS, 8192);
+    this.itemCache = new FeedCache<string>(ctx.config.PAGE_CACHE_MS, 8192, undefined, true);
     // Every instance drops what another instance changed (decision 0021): a bounty's page on
     // any event of the bounty (a tally after votes, a claim), everything on a "pages" message
     // (bounties posted, rounds, hides, suspensions), everything when the bus lost messages.
@@ -371,30 +371,47 @@ export class BountiesService {
       ...(tsquery ? { r: Number(last.rank) } : {}),
     }));
     const kept = page.map((r) => this.itemCache.peek(String(r.id)));
+    // Past their time: answered as kept while one search builds them again in the background.
+    const again: SearchRow[] = [];
+    page.forEach((r, i) => {
+      if (kept[i]) return;
+      const stale = this.itemCache.peekStale(String(r.id));
+      if (!stale) return;
+      kept[i] = stale.page;
+      if (stale.rebuild) again.push(r);
+    });
+    if (again.length > 0)
+      void this.buildItems(again).catch(() => {
+        for (const r of again) this.itemCache.delete(String(r.id));
+      });
     const missing = page.filter((_r, i) => !kept[i]);
-    const built = new Map<number, string>();
-    if (missing.length > 0) {
-      const mark = this.itemCache.mark();
-      const since = this.changes;
-      const rounds = groupRounds(
-        await claimsRepo.roundsWithClaims(
-          this.ctx.db,
-          missing.map((r) => r.id),
-          FEED_CLAIMS_PER_ROUND,
-        ),
-      );
-      for (const r of missing) {
-        const json = JSON.stringify(
-          z.encode(bountyAnswer, presentBounty(r, rounds.get(r.id) ?? [])),
-        );
-        built.set(r.id, json);
-        // Not kept when its bounty changed while it was being built.
-        if ((this.bountyChangedAt.get(r.id) ?? 0) <= since)
-          this.itemCache.set(String(r.id), json, mark);
-      }
-    }
+    const built = missing.length > 0 ? await this.buildItems(missing) : new Map<number, string>();
     const items = await Promise.all(page.map((r, i) => kept[i] ?? built.get(r.id)!));
     return { json: `[${items.join(',')}]`, nextCursor: next };
+  }
+
+  /**
+   * The feed's JSON of each bounty of `rows` (one query for their rounds' claims), kept in the
+   * item cache unless its bounty changed, or everything was dropped, while it was being built.
+   */
+  private async buildItems(rows: SearchRow[]): Promise<Map<number, string>> {
+    const mark = this.itemCache.mark();
+    const since = this.changes;
+    const rounds = groupRounds(
+      await claimsRepo.roundsWithClaims(
+        this.ctx.db,
+        rows.map((r) => r.id),
+        FEED_CLAIMS_PER_ROUND,
+      ),
+    );
+    const built = new Map<number, string>();
+    for (const r of rows) {
+      const json = JSON.stringify(z.encode(bountyAnswer, presentBounty(r, rounds.get(r.id) ?? [])));
+      built.set(r.id, json);
+      if ((this.bountyChangedAt.get(r.id) ?? 0) <= since)
+        this.itemCache.set(String(r.id), json, mark);
+    }
+    return built;
   }
 
   /** POST /bounty/search through the feed micro-cache (FEED_CACHE_MS). */

@@ -101,6 +101,24 @@ describe('FeedCache', () => {
     expect((await next).json).toBe('v3');
   });
 
+  it('peekStale: a page past its time, rebuilt by the first caller only, until twice its time', async () => {
+    let now = 0;
+    const cache = new FeedCache<string>(1000, 10, () => now, true);
+    cache.set('k', 'v1', cache.mark());
+    expect(cache.peekStale('k')).toBeUndefined(); // fresh: peek answers it
+    now = 1200;
+    expect(cache.peek('k')).toBeUndefined();
+    const first = cache.peekStale('k')!;
+    expect(await first.page).toBe('v1');
+    expect(first.rebuild).toBe(true);
+    expect(cache.peekStale('k')!.rebuild).toBe(false);
+    cache.set('k', 'v2', cache.mark());
+    expect(await cache.peek('k')).toBe('v2');
+    now = 1200 + 2000;
+    expect(cache.peekStale('k')).toBeUndefined();
+    expect(new FeedCache<string>(1000, 10, () => now).peekStale('k')).toBeUndefined();
+  });
+
   it('without stale-while-rebuilding (the feed), a page past its time is built first', async () => {
     let now = 0;
     const cache = new FeedCache(1000, 10, () => now);

@@ -97,6 +97,21 @@ export class FeedCache<P = FeedPage> {
     return hit.page;
   }
 
+  /**
+   * For pages built outside `get` (stale-while-rebuilding caches): a page past its time but
+   * within another TTL, and whether this caller is the one to build it again (the first to ask).
+   */
+  peekStale(key: string): { page: Promise<P>; rebuild: boolean } | undefined {
+    if (!this.enabled || !this.staleWhileRebuilding) return undefined;
+    const old = this.entries.get(key);
+    const age = old ? this.now() - old.at : 0;
+    if (!old || old.generation !== this.generation || age < this.ttlMs || age >= 2 * this.ttlMs)
+      return undefined;
+    const rebuild = !old.rebuilding;
+    old.rebuilding = true;
+    return { page: old.page, rebuild };
+  }
+
   /** Read before building pages outside `get`; pass it to `set`. */
   mark(): number {
     return this.generation;
