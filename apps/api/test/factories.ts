@@ -61,6 +61,23 @@ export async function postClaim(
   return res.json().claimId;
 }
 
+/** `voter` votes `votes` stars on the claim; the vote must count. Its answer. */
+export async function voteOn(
+  app: FastifyInstance,
+  voter: Session,
+  claimId: number,
+  votes: number,
+): Promise<{ claimId: number; vote: number; votes: number; silver: number }> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/vote',
+    headers: voter.auth,
+    payload: { claimId, votes },
+  });
+  if (res.statusCode !== 200) throw new Error(`vote: ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+
 export async function silverOf(db: Db, userId: number): Promise<{ silver: number; votes: number }> {
   const [row] = await db
     .select({ silver: users.silver, votes: users.votes })

@@ -30,7 +30,7 @@ import type { RoundClaimView } from './claims.repository';
 import { searchBounties, type SearchCursor, type SearchRow } from './search.repository';
 import * as votesRepo from './votes.repository';
 import { groupRounds, presentBounty, presentClaim } from './bounties.present';
-import { FeedCache, type FeedPage } from './feed-cache';
+import type { FeedCache, FeedPage } from './feed-cache';
 import { CompressedOnce } from '../../plugins/compress';
 import { creditSilver, debitSilver } from '../billing/silver.service';
 import { recordEarnings, reverseClaimEarnings, silverValueMicros } from '../payouts/ledger.service';
@@ -103,16 +103,20 @@ export class BountiesService {
     private readonly ctx: ServiceContext,
     /** One per running API (composition root), shared by routes and jobs. */
     private readonly feedCache: FeedCache,
-    /** Bounty and claim pages as the public sees them (decisions 0016, 0021); PAGE_CACHE_MS. */
-    caches: { bounties: FeedCache<BountyPage>; claims: FeedCache<BountyPage> },
+    /** Bounty pages, claim pages and searches' bounties as the public sees them; PAGE_CACHE_MS. */
+    caches: {
+      bounties: FeedCache<BountyPage>;
+      claims: FeedCache<BountyPage>;
+      /** Bounties as searches show them, as JSON (decision 0024). */
+      items: FeedCache<string>;
+    },
     private readonly live: LiveService,
     private readonly notifications: NotificationsService,
   ) {
     this.voteBatcher = new VoteBatcher(ctx.db, ctx.log);
     this.pageCache = caches.bounties;
     this.claimCache = caches.claims;
-    // Up to 8,192 bounties as the feed shows them (1–3 KB each).
-    this.itemCache = new FeedCache<string>(ctx.config.PAGE_CACHE_MS, 8192, undefined, true);
+    this.itemCache = caches.items;
     // Every instance drops what another instance changed (decision 0021): a bounty's page on
     // any event of the bounty (a tally after votes, a claim), everything on a "pages" message
     // (bounties posted, rounds, hides, suspensions), everything when the bus lost messages.

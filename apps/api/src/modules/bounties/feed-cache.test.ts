@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/api';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
-import { activeMember, postBounty, postClaim, type Session } from '../../../test/factories';
+import { activeMember, postBounty, postClaim, voteOn, type Session } from '../../../test/factories';
 import { FeedCache, type FeedPage } from './feed-cache';
 
 describe('FeedCache', () => {
@@ -386,14 +386,7 @@ describe('POST /bounty/search with the feed cache off: bounties kept as JSON (de
     ]);
     await found('lighthouse dawn', bountyId);
 
-    const voter = await activeMember(t.app, t.db.handle.db, t.clock.now(), 10);
-    const vote = await t.app.inject({
-      method: 'POST',
-      url: '/vote',
-      headers: voter.auth,
-      payload: { claimId, votes: 4 },
-    });
-    expect(vote.statusCode).toBe(200);
+    await voteOn(t.app, await activeMember(t.app, t.db.handle.db, t.clock.now(), 10), claimId, 4);
     expect((await found('lighthouse', bountyId)).rounds[0]!.claims[0]).toMatchObject({
       claimId,
       votes: 4,

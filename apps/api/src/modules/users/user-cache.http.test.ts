@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../db/client';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
-import { activeMember, postBounty, postClaim, TEST_CARD } from '../../../test/factories';
+import { activeMember, postBounty, postClaim, TEST_CARD, voteOn } from '../../../test/factories';
 import { enrolledAdmin } from '../../../test/admin-support';
 
 let t: TestApp;
@@ -54,7 +54,7 @@ describe('user answer cache (USER_CACHE_MS)', () => {
     const { bountyId } = await postBounty(t.app, poster);
     const claimId = await postClaim(t.app, db(), hunter, bountyId);
     expect((await me(voter.auth)).user).toMatchObject({ silver: 30, votes: 0 });
-    await call('POST', '/vote', voter.auth, { claimId, votes: 4 });
+    await voteOn(t.app, voter, claimId, 4);
     expect((await me(voter.auth)).user).toMatchObject({ silver: 26, votes: 4 });
   });
 
