@@ -12,6 +12,7 @@
  * HOLD_MS afterwards (a lookup meanwhile may still read what is about to change).
  */
 import type { Actor } from '../../context';
+import { spreadTtl } from '../../lib/spread-ttl';
 
 export interface CachedSession {
   actor: Actor;
@@ -31,8 +32,8 @@ export interface Forget {
 }
 
 interface Entry extends CachedSession {
-  /** Wall-clock ms when it was read from the database. */
-  readAt: number;
+  /** Wall-clock ms until which it is trusted (read + spreadTtl). */
+  until: number;
 }
 
 export class SessionCache {
@@ -46,13 +47,15 @@ export class SessionCache {
     private readonly ttlMs: number,
     private readonly maxEntries = 50_000,
     private readonly wallClock: () => number = Date.now,
+    /** For spreadTtl: sessions read together do not all expire together. */
+    private readonly random: () => number = Math.random,
   ) {}
 
   /** The entry for `hash` when it is fresh and its session has not expired at `nowMs`. */
   get(hash: string, nowMs: number): CachedSession | undefined {
     const e = this.entries.get(hash);
     if (!e) return undefined;
-    if (this.wallClock() - e.readAt >= this.ttlMs || nowMs >= e.expiresAt) {
+    if (this.wallClock() >= e.until || nowMs >= e.expiresAt) {
       this.entries.delete(hash);
       return undefined;
     }
@@ -78,7 +81,10 @@ export class SessionCache {
       if (oldest !== undefined) this.entries.delete(oldest);
     }
     this.entries.delete(hash);
-    this.entries.set(hash, { ...session, readAt: this.wallClock() });
+    this.entries.set(hash, {
+      ...session,
+      until: this.wallClock() + spreadTtl(this.ttlMs, this.random),
+    });
   }
 
   /** The session was used: its last use moves (touches are throttled by it). */

@@ -300,8 +300,8 @@ export class BountiesService {
     if (this.pageCache.enabled) {
       try {
         const page = await this.pageCache.get(`b:${id}`, async () => {
-          const bounty = await this.get(id, ANONYMOUS);
-          const everyone = !(await claimsRepo.bountyHasHiddenContent(this.ctx.db, id));
+          const { bounty, hiddenContent } = await this.read(id, ANONYMOUS);
+          const everyone = !hiddenContent;
           return {
             compressed: new CompressedOnce(JSON.stringify(z.encode(bountyAnswer, bounty))),
             everyone,
@@ -326,6 +326,14 @@ export class BountiesService {
    * and admins.
    */
   async get(id: number, viewer: Viewer = ANONYMOUS): Promise<Bounty> {
+    return (await this.read(id, viewer)).bounty;
+  }
+
+  /** The bounty as `get` answers it, and whether anything of it is out of the public's view. */
+  private async read(
+    id: number,
+    viewer: Viewer,
+  ): Promise<{ bounty: Bounty; hiddenContent: boolean }> {
     const rows = await claimsRepo.bountyPage(this.ctx.db, id, BOUNTY_PAGE_CLAIMS_PER_ROUND, viewer);
     const b = rows[0];
     if (!b || (b.b_hidden_at && !seesHiddenOf(viewer, b.b_user_id)))
@@ -334,7 +342,7 @@ export class BountiesService {
       rows.filter((r): r is RoundClaimView & typeof r => r.r_number !== null),
     );
     const created = b.b_created_at instanceof Date ? b.b_created_at : new Date(b.b_created_at);
-    return presentBounty(
+    const bounty = presentBounty(
       {
         id: b.b_id,
         user_id: b.b_user_id,
@@ -351,6 +359,8 @@ export class BountiesService {
       rounds.get(id) ?? [],
       b.b_hidden_at !== null,
     );
+    const hiddenClaims = b.b_hidden_claims === true || b.b_hidden_claims === 't';
+    return { bounty, hiddenContent: b.b_hidden_at !== null || hiddenClaims };
   }
 
   /**
@@ -375,18 +385,16 @@ export class BountiesService {
       ...(tsquery ? { r: Number(last.rank) } : {}),
     }));
     const kept = page.map((r) => this.itemCache.peek(String(r.id)));
-    // Past their time: answered as kept while one search builds them again in the background.
-    const again: SearchRow[] = [];
+    // Past their time: answered as kept while a background build makes them again.
+    const again: string[] = [];
     page.forEach((r, i) => {
       if (kept[i]) return;
-      const stale = this.itemCache.peekStale(String(r.id));
-      if (!stale) return;
-      kept[i] = stale.page;
-      if (stale.rebuild) again.push(r);
+      kept[i] = this.itemCache.peekStale(String(r.id));
+      if (kept[i]) again.push(String(r.id));
     });
     if (again.length > 0)
-      void this.buildItems(again).catch(() => {
-        for (const r of again) this.itemCache.delete(String(r.id));
+      this.itemCache.rebuild(again, async (keys) => {
+        await this.buildItems(page.filter((r) => keys.includes(String(r.id))));
       });
     const missing = page.filter((_r, i) => !kept[i]);
     const built = missing.length > 0 ? await this.buildItems(missing) : new Map<number, string>();

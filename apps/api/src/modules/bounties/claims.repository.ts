@@ -182,6 +182,11 @@ export interface BountyPageRow extends Omit<RoundClaimView, 'r_bounty_id' | 'r_n
   b_winner_claim_id: number | null;
   b_created_at: Date | string;
   b_hidden_at: Date | string | null;
+  /**
+   * A claim of the bounty is out of the public's view (hidden, of a hidden hunter or of a
+   * suspended user): with b_hidden_at, whether its page differs by viewer.
+   */
+  b_hidden_claims: boolean | string;
 }
 
 const bountyPageStmt = preparedRows<BountyPageRow>(
@@ -190,6 +195,10 @@ const bountyPageStmt = preparedRows<BountyPageRow>(
       b.media_type as b_media_type, b.round_count as b_round_count, b.status as b_status,
       b.winner_claim_id as b_winner_claim_id, b.created_at as b_created_at,
       b.hidden_at as b_hidden_at,
+      exists (
+        select 1 from claims c join bounties b on b.id = c.bounty_id ${hunterCardJoin(sql`c.hunter_id`)}
+        where c.bounty_id = ${sql.placeholder('id')}::int4 and not ${claimVisible(sql`0::int4`, sql`false`)}
+      ) as b_hidden_claims,
       rr.bounty_id as r_bounty_id, rr.number as r_number, rr.end_date as r_end_date, x.*
     from bounties b
     left join rounds rr on rr.bounty_id = b.id
@@ -205,7 +214,8 @@ const bountyPageStmt = preparedRows<BountyPageRow>(
 
 /**
  * The bounty page in one round trip (issue 21): the bounty, and its rounds each with at most
- * `perRound` claims the viewer may see in rank order. No rows: no such bounty.
+ * `perRound` claims the viewer may see in rank order, and whether anything of it is out of the
+ * public's view (b_hidden_at, b_hidden_claims). No rows: no such bounty.
  */
 export function bountyPage(
   db: DbOrTx,
@@ -216,24 +226,6 @@ export function bountyPage(
   return bountyPageStmt(db, { id, perRound, ...visibilityParams(viewer) });
 }
 
-/**
- * Whether anything of the bounty is out of the public's view (the bounty hidden, or a claim
- * hidden, of a hidden hunter or of a suspended user): then its page differs by viewer.
- */
-export async function bountyHasHiddenContent(db: DbOrTx, id: number): Promise<boolean> {
-  const rows = await queryRows<{ hidden: boolean | string }>(
-    db,
-    sql`select exists (select 1 from bounties b where b.id = ${id} and b.hidden_at is not null)
-      or exists (
-        select 1 from claims c join bounties b on b.id = c.bounty_id ${hunterCardJoin(sql`c.hunter_id`)}
-        where c.bounty_id = ${id} and not ${claimVisible(sql`0::int4`, sql`false`)}
-      ) as hidden`,
-  );
-  const v = rows[0]?.hidden;
-  return v === true || v === 't';
-}
-
-/** 1 + the claims of the same round ranked before this one; undefined for an unknown claim. */
 /** The claim's rank among the round's claims the public sees (hidden ones do not count). */
 export async function claimRank(db: DbOrTx, claimId: number): Promise<number | undefined> {
   const rows = await queryRows<{ rank: number | string }>(

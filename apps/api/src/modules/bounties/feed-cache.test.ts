@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/api';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
 import { activeMember, postBounty, postClaim, voteOn, type Session } from '../../../test/factories';
-import { FeedCache, type FeedPage } from './feed-cache';
+import { BACKGROUND_BUILDS, FeedCache, type FeedPage } from './feed-cache';
 
 describe('FeedCache', () => {
   const page = (json: string): FeedPage => ({ json, nextCursor: null });
@@ -52,7 +52,13 @@ describe('FeedCache', () => {
 
   it('stale-while-rebuilding: a page past its time is answered while one build replaces it', async () => {
     let now = 0;
-    const cache = new FeedCache(1000, 10, () => now, true);
+    const cache = new FeedCache(
+      1000,
+      10,
+      () => now,
+      true,
+      () => 0,
+    );
     let builds = 0;
     let release: () => void = () => undefined;
     const build = () => {
@@ -81,7 +87,13 @@ describe('FeedCache', () => {
 
   it('stale-while-rebuilding: a page dropped while it was rebuilt is not kept', async () => {
     let now = 0;
-    const cache = new FeedCache(1000, 10, () => now, true);
+    const cache = new FeedCache(
+      1000,
+      10,
+      () => now,
+      true,
+      () => 0,
+    );
     let n = 0;
     let release: () => void = () => undefined;
     const build = () =>
@@ -101,22 +113,112 @@ describe('FeedCache', () => {
     expect((await next).json).toBe('v3');
   });
 
-  it('peekStale: a page past its time, rebuilt by the first caller only, until twice its time', async () => {
+  it('peekStale and rebuild: a page past its time, built again once, until twice its time', async () => {
     let now = 0;
-    const cache = new FeedCache<string>(1000, 10, () => now, true);
+    const cache = new FeedCache<string>(
+      1000,
+      10,
+      () => now,
+      true,
+      () => 0,
+    );
     cache.set('k', 'v1', cache.mark());
     expect(cache.peekStale('k')).toBeUndefined(); // fresh: peek answers it
     now = 1200;
     expect(cache.peek('k')).toBeUndefined();
-    const first = cache.peekStale('k')!;
-    expect(await first.page).toBe('v1');
-    expect(first.rebuild).toBe(true);
-    expect(cache.peekStale('k')!.rebuild).toBe(false);
-    cache.set('k', 'v2', cache.mark());
+    expect(await cache.peekStale('k')).toBe('v1');
+    const built: string[][] = [];
+    let release: () => void = () => undefined;
+    const build = (keys: string[]) => {
+      built.push(keys);
+      return new Promise<void>((resolve) => {
+        release = () => {
+          for (const k of keys) cache.set(k, 'v2', cache.mark());
+          resolve();
+        };
+      });
+    };
+    cache.rebuild(['k'], build);
+    cache.rebuild(['k'], build); // already being built: not again
+    expect(built).toEqual([['k']]);
+    expect(await cache.peekStale('k')).toBe('v1');
+    release();
+    await new Promise((r) => setTimeout(r, 0));
     expect(await cache.peek('k')).toBe('v2');
     now = 1200 + 2000;
     expect(cache.peekStale('k')).toBeUndefined();
     expect(new FeedCache<string>(1000, 10, () => now).peekStale('k')).toBeUndefined();
+  });
+
+  it('builds at most BACKGROUND_BUILDS stale pages at a time; the rest wait for their next read', async () => {
+    let now = 0;
+    const cache = new FeedCache<string>(
+      1000,
+      10,
+      () => now,
+      true,
+      () => 0,
+    );
+    for (const k of ['a', 'b', 'c']) cache.set(k, `${k}1`, cache.mark());
+    now = 1500;
+    const releases: (() => void)[] = [];
+    const started: string[] = [];
+    const build = (keys: string[]) =>
+      new Promise<void>((resolve) => {
+        started.push(...keys);
+        releases.push(() => {
+          for (const k of keys) cache.set(k, `${k}2`, cache.mark());
+          resolve();
+        });
+      });
+    for (const k of ['a', 'b', 'c']) cache.rebuild([k], build);
+    expect(BACKGROUND_BUILDS).toBe(2);
+    expect(started).toEqual(['a', 'b']);
+    expect(await cache.peekStale('c')).toBe('c1'); // answered as kept meanwhile
+    for (const r of releases.splice(0)) r();
+    await new Promise((r) => setTimeout(r, 0));
+    cache.rebuild(['c'], build); // its next read: a build is free
+    expect(started).toEqual(['a', 'b', 'c']);
+    // A failed build leaves the page as kept, to be tried again.
+    now = 3000;
+    cache.rebuild(['a'], () => Promise.reject(new Error('db down')));
+    await new Promise((r) => setTimeout(r, 0));
+    cache.rebuild(['a'], build);
+    expect(started).toEqual(['a', 'b', 'c', 'a']);
+  });
+
+  it('spreads how long pages read together stay fresh over the last half of the TTL', async () => {
+    let now = 0;
+    let r = 0;
+    const cache = new FeedCache<string>(
+      1000,
+      10,
+      () => now,
+      true,
+      () => r,
+    );
+    r = 0;
+    cache.set('full', 'x', cache.mark());
+    r = 1;
+    cache.set('half', 'x', cache.mark());
+    now = 499;
+    expect(cache.peek('half')).toBeDefined();
+    now = 500;
+    expect(cache.peek('half')).toBeUndefined();
+    expect(cache.peek('full')).toBeDefined();
+    now = 1000;
+    expect(cache.peek('full')).toBeUndefined();
+    // The feed's time limit is how long vote counts may lag: not spread.
+    const feed = new FeedCache<string>(
+      1000,
+      10,
+      () => now,
+      false,
+      () => 1,
+    );
+    feed.set('k', 'x', feed.mark());
+    now = 1999;
+    expect(feed.peek('k')).toBeDefined();
   });
 
   it('without stale-while-rebuilding (the feed), a page past its time is built first', async () => {

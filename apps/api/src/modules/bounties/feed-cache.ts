@@ -11,6 +11,7 @@
  *
  * The bounty page keeps its answers in a second one (bounties.service.ts, decision 0016).
  */
+import { spreadTtl } from '../../lib/spread-ttl';
 import type { CompressedOnce } from '../../plugins/compress';
 
 export interface FeedPage {
@@ -22,15 +23,22 @@ export interface FeedPage {
 
 interface Entry<P> {
   at: number;
+  /** How long it is fresh: the TTL, spread for stale-while-rebuilding caches (spreadTtl). */
+  ttl: number;
   generation: number;
   page: Promise<P>;
   /** Past its time and being built again (stale-while-rebuilding caches). */
   rebuilding?: boolean;
 }
 
+/** Builds of pages past their time running at once, per cache (decision 0025). */
+export const BACKGROUND_BUILDS = 2;
+
 export class FeedCache<P = FeedPage> {
   private readonly entries = new Map<string, Entry<P>>();
   private generation = 0;
+  /** Background builds running (stale-while-rebuilding caches). */
+  private building = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -42,8 +50,14 @@ export class FeedCache<P = FeedPage> {
      * answered, for up to another TTL, while one build replaces it, so pages read all the time
      * do not expire together into a burst of builds. Off for the feed, whose time limit is how
      * long vote counts may lag.
+     *
+     * Such pages are also kept for a spread time (spreadTtl), so pages first read together do not
+     * expire together, and at most BACKGROUND_BUILDS of them are built again at a time: the others
+     * are answered as kept until a build is free (decision 0025), so rebuilding never crowds out
+     * the requests themselves.
      */
     private readonly staleWhileRebuilding = false,
+    private readonly random: () => number = Math.random,
   ) {}
 
   get enabled(): boolean {
@@ -67,29 +81,51 @@ export class FeedCache<P = FeedPage> {
    * page is kept only if nothing dropped the old one meanwhile (a change it may not show).
    */
   private stale(key: string, build: () => Promise<P>): Promise<P> | undefined {
-    const old = this.entries.get(key);
-    if (!old || old.generation !== this.generation || this.now() - old.at >= 2 * this.ttlMs)
-      return undefined;
-    if (!old.rebuilding) {
-      old.rebuilding = true;
+    const old = this.staleEntry(key);
+    if (!old) return undefined;
+    this.rebuild([key], async () => {
       const generation = this.generation;
-      build().then(
-        (page) => {
-          if (this.entries.get(key) === old) this.keep(key, Promise.resolve(page), generation);
-        },
-        () => {
-          old.rebuilding = false;
-        },
-      );
-    }
+      const page = await build();
+      if (this.entries.get(key) === old) this.keep(key, Promise.resolve(page), generation);
+    });
     return old.page;
+  }
+
+  /** The entry for `key` when it is past its time but within another TTL. */
+  private staleEntry(key: string): Entry<P> | undefined {
+    const old = this.entries.get(key);
+    if (!old || old.generation !== this.generation) return undefined;
+    const age = this.now() - old.at;
+    return age >= old.ttl && age < old.ttl + this.ttlMs ? old : undefined;
+  }
+
+  /**
+   * Builds the pages of `keys` past their time again in the background, when a build is free
+   * (at most BACKGROUND_BUILDS at a time) and no build of them runs: `build` keeps what it made
+   * (`set`). Pages left out stay answered as kept and are tried again on their next read.
+   */
+  rebuild(keys: string[], build: (keys: string[]) => Promise<void>): void {
+    if (this.building >= BACKGROUND_BUILDS) return;
+    const entries = keys
+      .map((k) => [k, this.entries.get(k)] as const)
+      .filter((e): e is readonly [string, Entry<P>] => !!e[1] && !e[1].rebuilding);
+    if (entries.length === 0) return;
+    for (const [, e] of entries) e.rebuilding = true;
+    this.building += 1;
+    build(entries.map(([k]) => k))
+      .catch(() => {
+        for (const [, e] of entries) e.rebuilding = false;
+      })
+      .finally(() => {
+        this.building -= 1;
+      });
   }
 
   /** The kept page for `key` when it is fresh (a hit moves it to the end), else undefined. */
   peek(key: string): Promise<P> | undefined {
     if (!this.enabled) return undefined;
     const hit = this.entries.get(key);
-    if (!hit || hit.generation !== this.generation || this.now() - hit.at >= this.ttlMs)
+    if (!hit || hit.generation !== this.generation || this.now() - hit.at >= hit.ttl)
       return undefined;
     // Least recently used goes first when full: a hit moves to the end.
     this.entries.delete(key);
@@ -99,17 +135,11 @@ export class FeedCache<P = FeedPage> {
 
   /**
    * For pages built outside `get` (stale-while-rebuilding caches): a page past its time but
-   * within another TTL, and whether this caller is the one to build it again (the first to ask).
+   * within another TTL, to answer while `rebuild` builds it again.
    */
-  peekStale(key: string): { page: Promise<P>; rebuild: boolean } | undefined {
+  peekStale(key: string): Promise<P> | undefined {
     if (!this.enabled || !this.staleWhileRebuilding) return undefined;
-    const old = this.entries.get(key);
-    const age = old ? this.now() - old.at : 0;
-    if (!old || old.generation !== this.generation || age < this.ttlMs || age >= 2 * this.ttlMs)
-      return undefined;
-    const rebuild = !old.rebuilding;
-    old.rebuilding = true;
-    return { page: old.page, rebuild };
+    return this.staleEntry(key)?.page;
   }
 
   /** Read before building pages outside `get`; pass it to `set`. */
@@ -123,7 +153,8 @@ export class FeedCache<P = FeedPage> {
   }
 
   private keep(key: string, page: Promise<P>, generation: number): void {
-    const entry: Entry<P> = { at: this.now(), generation, page };
+    const ttl = this.staleWhileRebuilding ? spreadTtl(this.ttlMs, this.random) : this.ttlMs;
+    const entry: Entry<P> = { at: this.now(), ttl, generation, page };
     this.entries.delete(key);
     this.entries.set(key, entry);
     // A failed build is not kept: the next caller tries again.

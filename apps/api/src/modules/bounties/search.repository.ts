@@ -40,6 +40,20 @@ const SEARCH_BASE = sql`b.id, b.user_id, b.title, b.amount, b.media_type, b.roun
 const searchStmts = new Map<string, ReturnType<typeof preparedRows<SearchRow>>>();
 
 /**
+ * The row limit written into the statement, not a parameter: with `limit $n` PostgreSQL
+ * estimates a generic plan for an unknown limit (a tenth of the matches), finds it dearer than a
+ * plan for the actual term and so plans every execution again (0.3–2 ms each, a third of the
+ * one-word search's database time at 1,000,000 claims). With the limit written in, the generic
+ * plan is kept after the first executions (decision 0025). Pages are a few sizes, so a few
+ * statements.
+ */
+function limitSql(limit: number): SQL {
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000)
+    throw new Error(`search: limit ${limit} out of range`);
+  return sql.raw(String(limit));
+}
+
+/**
  * The word of a one-word tsquery ('cat:*' → 'cat') when PostgreSQL's 'simple' parser keeps it
  * as one lexeme equal to itself (lower-case ASCII letters and digits), else null.
  */
@@ -49,8 +63,8 @@ export function singlePrefix(tsquery: string): string | null {
 }
 
 /** The one-word statement: a walk of bounty_prefixes_feed_idx from the cursor, one page long. */
-function prefixStmt(after: boolean, exclude: boolean) {
-  const key = `bounties_prefix_${Number(after)}${Number(exclude)}`;
+function prefixStmt(after: boolean, exclude: boolean, limit: number) {
+  const key = `bounties_prefix_${Number(after)}${Number(exclude)}_${limit}`;
   let stmt = searchStmts.get(key);
   if (stmt) return stmt;
   const p = (name: string) => sql.placeholder(name);
@@ -67,15 +81,15 @@ function prefixStmt(after: boolean, exclude: boolean) {
       from search.bounty_prefixes t join bounties b on b.id = t.bounty_id
       where ${sql.join(where, sql` and `)}
       order by t.rank desc nulls last, t.created_at desc nulls last, t.bounty_id desc nulls last
-      limit ${p('limit')}`,
+      limit ${limitSql(limit)}`,
   );
   searchStmts.set(key, stmt);
   return stmt;
 }
 
 /** The search statement for one combination of term / cursor / excluded id, prepared once. */
-function searchStmt(term: boolean, after: boolean, exclude: boolean) {
-  const key = `bounties_search_${Number(term)}${Number(after)}${Number(exclude)}`;
+function searchStmt(term: boolean, after: boolean, exclude: boolean, limit: number) {
+  const key = `bounties_search_${Number(term)}${Number(after)}${Number(exclude)}_${limit}`;
   let stmt = searchStmts.get(key);
   if (stmt) return stmt;
   const p = (name: string) => sql.placeholder(name);
@@ -95,7 +109,7 @@ function searchStmt(term: boolean, after: boolean, exclude: boolean) {
       sql`select ${SEARCH_BASE}, ${rank} as rank from bounties b
         where ${sql.join(where, sql` and `)}
         order by rank desc, b.created_at desc nulls last, b.id desc nulls last
-        limit ${p('limit')}`,
+        limit ${limitSql(limit)}`,
     );
   } else {
     if (after) where.push(sql`(b.created_at, b.id) < (${p('c')}::timestamptz, ${p('i')}::int4)`);
@@ -105,7 +119,7 @@ function searchStmt(term: boolean, after: boolean, exclude: boolean) {
         where ${sql.join(where, sql` and `)}
         -- nulls last: the order of bounties_created_idx, so the newest page is an index walk.
         order by b.created_at desc nulls last, b.id desc nulls last
-        limit ${p('limit')}`,
+        limit ${limitSql(limit)}`,
     );
   }
   searchStmts.set(key, stmt);
@@ -129,10 +143,9 @@ export async function searchBounties(
 ): Promise<SearchRow[]> {
   const prefix = opts.tsquery && !opts.rankAll ? singlePrefix(opts.tsquery) : null;
   const stmt = prefix
-    ? prefixStmt(!!opts.after, opts.excludeId !== undefined)
-    : searchStmt(!!opts.tsquery, !!opts.after, opts.excludeId !== undefined);
+    ? prefixStmt(!!opts.after, opts.excludeId !== undefined, opts.limit)
+    : searchStmt(!!opts.tsquery, !!opts.after, opts.excludeId !== undefined, opts.limit);
   return stmt(db, {
-    limit: opts.limit,
     ...(prefix ? { prefix } : opts.tsquery ? { tsquery: opts.tsquery } : {}),
     ...(opts.excludeId !== undefined ? { excludeId: opts.excludeId } : {}),
     ...(opts.after ? { r: opts.after.r ?? 0, c: opts.after.c, i: opts.after.i } : {}),

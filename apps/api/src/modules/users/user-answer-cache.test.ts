@@ -3,7 +3,7 @@ import { HOLD_MS, UserAnswerCache } from './user-answer-cache';
 
 function cacheAt(ttlMs: number, max = 100) {
   const clock = { now: 1_000_000 };
-  const cache = new UserAnswerCache<string>(ttlMs, max, () => clock.now);
+  const cache = new UserAnswerCache<string>(ttlMs, max, () => clock.now, () => 0);
   return { cache, clock };
 }
 

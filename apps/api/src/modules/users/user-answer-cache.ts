@@ -10,11 +10,13 @@
  * gap on the bus) is not kept either: the generation moves with it.
  */
 
+import { spreadTtl } from '../../lib/spread-ttl';
+
 /** After a user changed, their answers are not kept for this long (as sessions: decision 0015). */
 export const HOLD_MS = 2000;
 
 export class UserAnswerCache<V> {
-  private readonly entries = new Map<number, { value: V; readAt: number }>();
+  private readonly entries = new Map<number, { value: V; until: number }>();
   private gen = 0;
   /** Users forgotten lately, and until when (wall-clock ms) none of their answers is kept. */
   private readonly held = new Map<number, number>();
@@ -24,6 +26,8 @@ export class UserAnswerCache<V> {
     private readonly ttlMs: number,
     private readonly maxEntries = 50_000,
     private readonly wallClock: () => number = Date.now,
+    /** For spreadTtl: entries read together do not all expire together. */
+    private readonly random: () => number = Math.random,
   ) {}
 
   get enabled(): boolean {
@@ -33,7 +37,7 @@ export class UserAnswerCache<V> {
   get(userId: number): V | undefined {
     const e = this.entries.get(userId);
     if (!e) return undefined;
-    if (this.wallClock() - e.readAt >= this.ttlMs) {
+    if (this.wallClock() >= e.until) {
       this.entries.delete(userId);
       return undefined;
     }
@@ -58,7 +62,10 @@ export class UserAnswerCache<V> {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.set(userId, { value, readAt: this.wallClock() });
+    this.entries.set(userId, {
+      value,
+      until: this.wallClock() + spreadTtl(this.ttlMs, this.random),
+    });
   }
 
   forget(userIds: Iterable<number>): void {
