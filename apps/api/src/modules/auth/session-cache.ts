@@ -55,11 +55,12 @@ export class SessionCache {
   get(hash: string, nowMs: number): CachedSession | undefined {
     const e = this.entries.get(hash);
     if (!e) return undefined;
-    if (this.wallClock() >= e.until || nowMs >= e.expiresAt) {
+    if (nowMs >= e.expiresAt) {
       this.entries.delete(hash);
       return undefined;
     }
-    return e;
+    // Past its time it stays until `keep` replaces it, so that it is kept again for the whole TTL.
+    return this.wallClock() >= e.until ? undefined : e;
   }
 
   /** Read before asking the database; pass it to `keep`. */
@@ -80,11 +81,9 @@ export class SessionCache {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.delete(hash);
-    this.entries.set(hash, {
-      ...session,
-      until: this.wallClock() + spreadTtl(this.ttlMs, this.random),
-    });
+    // Spread when first kept; kept again, the whole TTL, so it keeps its moment (spreadTtl).
+    const ttl = this.entries.delete(hash) ? this.ttlMs : spreadTtl(this.ttlMs, this.random);
+    this.entries.set(hash, { ...session, until: this.wallClock() + ttl });
   }
 
   /** The session was used: its last use moves (touches are throttled by it). */

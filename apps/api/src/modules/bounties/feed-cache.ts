@@ -51,8 +51,8 @@ export class FeedCache<P = FeedPage> {
      * do not expire together into a burst of builds. Off for the feed, whose time limit is how
      * long vote counts may lag.
      *
-     * Such pages are also kept for a spread time (spreadTtl), so pages first read together do not
-     * expire together, and at most BACKGROUND_BUILDS of them are built again at a time: the others
+     * Such pages are also first kept for a spread time (spreadTtl), so pages first read together
+     * do not expire together (kept again, a page keeps the whole TTL, and so its moment), and at most BACKGROUND_BUILDS of them are built again at a time: the others
      * are answered as kept until a build is free (decision 0025), so rebuilding never crowds out
      * the requests themselves.
      */
@@ -153,7 +153,9 @@ export class FeedCache<P = FeedPage> {
   }
 
   private keep(key: string, page: Promise<P>, generation: number): void {
-    const ttl = this.staleWhileRebuilding ? spreadTtl(this.ttlMs, this.random) : this.ttlMs;
+    // Spread when first kept; kept again (rebuilt past its time), it keeps the moment it had.
+    const spread = this.staleWhileRebuilding && !this.entries.has(key);
+    const ttl = spread ? spreadTtl(this.ttlMs, this.random) : this.ttlMs;
     const entry: Entry<P> = { at: this.now(), ttl, generation, page };
     this.entries.delete(key);
     this.entries.set(key, entry);

@@ -37,11 +37,8 @@ export class UserAnswerCache<V> {
   get(userId: number): V | undefined {
     const e = this.entries.get(userId);
     if (!e) return undefined;
-    if (this.wallClock() >= e.until) {
-      this.entries.delete(userId);
-      return undefined;
-    }
-    return e.value;
+    // Past its time it stays until `keep` replaces it, so that it is kept again for the whole TTL.
+    return this.wallClock() >= e.until ? undefined : e.value;
   }
 
   /** Read before asking the database; pass it to `keep`. */
@@ -57,15 +54,15 @@ export class UserAnswerCache<V> {
       if (this.wallClock() < until) return;
       this.held.delete(userId);
     }
-    if (!this.entries.delete(userId) && this.entries.size >= this.maxEntries) {
+    const again = this.entries.delete(userId);
+    if (!again && this.entries.size >= this.maxEntries) {
       // The longest kept goes (Maps iterate in insertion order).
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.set(userId, {
-      value,
-      until: this.wallClock() + spreadTtl(this.ttlMs, this.random),
-    });
+    // Spread when first kept; kept again, the whole TTL, so it keeps its moment (spreadTtl).
+    const ttl = again ? this.ttlMs : spreadTtl(this.ttlMs, this.random);
+    this.entries.set(userId, { value, until: this.wallClock() + ttl });
   }
 
   forget(userIds: Iterable<number>): void {
