@@ -52,9 +52,9 @@ export class FeedCache<P = FeedPage> {
      * long vote counts may lag.
      *
      * Such pages are also first kept for a spread time (spreadTtl), so pages first read together
-     * do not expire together (kept again, a page keeps the whole TTL, and so its moment), and at most BACKGROUND_BUILDS of them are built again at a time: the others
-     * are answered as kept until a build is free (decision 0025), so rebuilding never crowds out
-     * the requests themselves.
+     * do not expire together (kept again, a page keeps the whole TTL, and so its moment), and at
+     * most BACKGROUND_BUILDS of them are built again at a time: the others are answered as kept
+     * until a build is free (decision 0025), so rebuilding never crowds out the requests.
      */
     private readonly staleWhileRebuilding = false,
     private readonly random: () => number = Math.random,
