@@ -6,6 +6,27 @@ import { BACKGROUND_BUILDS, FeedCache, type FeedPage } from './feed-cache';
 
 describe('FeedCache', () => {
   const page = (json: string): FeedPage => ({ json, nextCursor: null });
+  /** A stale-while-rebuilding cache (TTL 1 s) on the clock `now()`, spread by nothing. */
+  const staleCache = <P = string>(now: () => number) =>
+    new FeedCache<P>(1000, 10, now, true, () => 0);
+  /** Background builds that wait to be released; each keeps `${key}${version}`. */
+  const heldBuilds = (cache: FeedCache<string>, version: string) => {
+    const started: string[] = [];
+    const releases: (() => void)[] = [];
+    const build = (keys: string[]) =>
+      new Promise<void>((resolve) => {
+        started.push(...keys);
+        releases.push(() => {
+          for (const k of keys) cache.set(k, `${k}${version}`, cache.mark());
+          resolve();
+        });
+      });
+    const releaseAll = async () => {
+      for (const r of releases.splice(0)) r();
+      await new Promise((r) => setTimeout(r, 0));
+    };
+    return { build, started, releaseAll };
+  };
 
   it('builds a key once per TTL, and once for callers that arrive during the build', async () => {
     let now = 0;
@@ -52,13 +73,7 @@ describe('FeedCache', () => {
 
   it('stale-while-rebuilding: a page past its time is answered while one build replaces it', async () => {
     let now = 0;
-    const cache = new FeedCache(
-      1000,
-      10,
-      () => now,
-      true,
-      () => 0,
-    );
+    const cache = staleCache<FeedPage>(() => now);
     let builds = 0;
     let release: () => void = () => undefined;
     const build = () => {
@@ -87,13 +102,7 @@ describe('FeedCache', () => {
 
   it('stale-while-rebuilding: a page dropped while it was rebuilt is not kept', async () => {
     let now = 0;
-    const cache = new FeedCache(
-      1000,
-      10,
-      () => now,
-      true,
-      () => 0,
-    );
+    const cache = staleCache<FeedPage>(() => now);
     let n = 0;
     let release: () => void = () => undefined;
     const build = () =>
@@ -115,36 +124,19 @@ describe('FeedCache', () => {
 
   it('peekStale and rebuild: a page past its time, built again once, until twice its time', async () => {
     let now = 0;
-    const cache = new FeedCache<string>(
-      1000,
-      10,
-      () => now,
-      true,
-      () => 0,
-    );
-    cache.set('k', 'v1', cache.mark());
+    const cache = staleCache(() => now);
+    cache.set('k', 'k1', cache.mark());
     expect(cache.peekStale('k')).toBeUndefined(); // fresh: peek answers it
     now = 1200;
     expect(cache.peek('k')).toBeUndefined();
-    expect(await cache.peekStale('k')).toBe('v1');
-    const built: string[][] = [];
-    let release: () => void = () => undefined;
-    const build = (keys: string[]) => {
-      built.push(keys);
-      return new Promise<void>((resolve) => {
-        release = () => {
-          for (const k of keys) cache.set(k, 'v2', cache.mark());
-          resolve();
-        };
-      });
-    };
+    expect(await cache.peekStale('k')).toBe('k1');
+    const { build, started, releaseAll } = heldBuilds(cache, '2');
     cache.rebuild(['k'], build);
     cache.rebuild(['k'], build); // already being built: not again
-    expect(built).toEqual([['k']]);
-    expect(await cache.peekStale('k')).toBe('v1');
-    release();
-    await new Promise((r) => setTimeout(r, 0));
-    expect(await cache.peek('k')).toBe('v2');
+    expect(started).toEqual(['k']);
+    expect(await cache.peekStale('k')).toBe('k1');
+    await releaseAll();
+    expect(await cache.peek('k')).toBe('k2');
     now = 1200 + 2000;
     expect(cache.peekStale('k')).toBeUndefined();
     expect(new FeedCache<string>(1000, 10, () => now).peekStale('k')).toBeUndefined();
@@ -152,31 +144,15 @@ describe('FeedCache', () => {
 
   it('builds at most BACKGROUND_BUILDS stale pages at a time; the rest wait for their next read', async () => {
     let now = 0;
-    const cache = new FeedCache<string>(
-      1000,
-      10,
-      () => now,
-      true,
-      () => 0,
-    );
+    const cache = staleCache(() => now);
     for (const k of ['a', 'b', 'c']) cache.set(k, `${k}1`, cache.mark());
     now = 1500;
-    const releases: (() => void)[] = [];
-    const started: string[] = [];
-    const build = (keys: string[]) =>
-      new Promise<void>((resolve) => {
-        started.push(...keys);
-        releases.push(() => {
-          for (const k of keys) cache.set(k, `${k}2`, cache.mark());
-          resolve();
-        });
-      });
+    const { build, started, releaseAll } = heldBuilds(cache, '2');
     for (const k of ['a', 'b', 'c']) cache.rebuild([k], build);
     expect(BACKGROUND_BUILDS).toBe(2);
     expect(started).toEqual(['a', 'b']);
     expect(await cache.peekStale('c')).toBe('c1'); // answered as kept meanwhile
-    for (const r of releases.splice(0)) r();
-    await new Promise((r) => setTimeout(r, 0));
+    await releaseAll();
     cache.rebuild(['c'], build); // its next read: a build is free
     expect(started).toEqual(['a', 'b', 'c']);
     // A failed build leaves the page as kept, to be tried again.
