@@ -12,6 +12,7 @@ import {
   useCallback,
   useContext,
   useEffect,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -102,7 +103,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // A 401 to a call made with the token of a signed-in session: the server ended it. (While
   // unresolved, the first GET /user's answer decides, as SPEC.md §4 says.)
   const signedIn = useRef(false);
-  useEffect(() => {
+  // A layout effect: set in the same commit that shows the signed-in app, so a 401 answered
+  // right after it (before passive effects ran) still ends the session.
+  useLayoutEffect(() => {
     signedIn.current = state.status === 'signed-in';
   }, [state.status]);
   useEffect(
