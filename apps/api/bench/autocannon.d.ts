@@ -14,6 +14,8 @@ declare module 'autocannon' {
     connections?: number;
     pipelining?: number;
     duration?: number;
+    /** Stop after this many requests (the duration is then ignored). */
+    amount?: number;
     timeout?: number;
     headers?: Record<string, string>;
     requests?: Request[];
