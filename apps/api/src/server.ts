@@ -101,6 +101,8 @@ async function shutdown(signal: string) {
     await Promise.all([app.close(), web?.close()]);
     // Tallies of the last votes (batched, at most 250 ms away) go out before the pool closes.
     await root.services.bounties.talliesSettled();
+    // Uses of sessions waiting to be written (at most a second old).
+    await root.services.auth.flushTouches();
     // Running jobs get 10 s; one still running stays in the table and is retried later.
     await jobs.stop(10_000);
     await rateLimiter.close();

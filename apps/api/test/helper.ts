@@ -124,6 +124,7 @@ export async function createTestApp(
     logs,
     async close() {
       await app.close();
+      await root.services.auth.flushTouches();
       await root.storage.close();
       await db.drop();
       fs.rmSync(config.dataDir, { recursive: true, force: true });

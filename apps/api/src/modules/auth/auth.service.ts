@@ -18,13 +18,17 @@ import {
   insertSession,
   isSessionLive,
   markSessionSecondFactor,
-  touchSession,
+  touchSessions,
+  type SessionTouch,
 } from './sessions.repository';
 
 /** A session lives 30 days past its last use. */
 export const SESSION_IDLE_MS = 30 * 24 * 3600 * 1000;
 /** Last-use writes are throttled so reads do not each write. */
 const TOUCH_EVERY_MS = 5 * 60 * 1000;
+/** Uses of sessions are written this long after the first of a batch, or at TOUCH_BATCH. */
+const TOUCH_DELAY_MS = 1000;
+const TOUCH_BATCH = 500;
 
 /** The session cache's messages between instances (LiveService.control). */
 const SESSIONS_CONTROL = 'sessions';
@@ -32,6 +36,11 @@ const SESSIONS_CONTROL = 'sessions';
 export class AuthService {
   /** Sessions seen lately (SESSION_CACHE_MS), so a signed-in request costs no lookup. */
   readonly sessions: SessionCache;
+  /** Uses of sessions waiting to be written, by session id (the last one of each). */
+  private readonly touches = new Map<number, SessionTouch>();
+  private touchTimer: NodeJS.Timeout | undefined;
+  /** The writes of uses, one after the other. */
+  private touchesWritten: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -111,10 +120,44 @@ export class AuthService {
     }
     if (now.getTime() - cached.lastUsedAt > TOUCH_EVERY_MS) {
       const expiresAt = new Date(now.getTime() + SESSION_IDLE_MS);
-      await touchSession(this.ctx.db, cached.actor.sessionId, now, expiresAt);
+      this.touch({ sessionId: cached.actor.sessionId, at: now, expiresAt });
       this.sessions.touched(hash, now.getTime(), expiresAt.getTime());
     }
     return { ...cached.actor };
+  }
+
+  /**
+   * A session's use is written with the others of the same second, in one statement after the
+   * answer (decision 0027): the request does not wait for a write, and sessions first used
+   * together (a deploy, a burst of visitors) cost one update, not one each.
+   */
+  private touch(t: SessionTouch): void {
+    this.touches.set(t.sessionId, t);
+    if (this.touches.size >= TOUCH_BATCH) void this.flushTouches();
+    else if (!this.touchTimer) {
+      this.touchTimer = setTimeout(() => void this.flushTouches(), TOUCH_DELAY_MS);
+      this.touchTimer.unref();
+    }
+  }
+
+  /**
+   * Writes the uses waiting (after TOUCH_DELAY_MS, at TOUCH_BATCH, and at shutdown). One that
+   * fails is logged and dropped: the session stays valid, and its next use past TOUCH_EVERY_MS on
+   * another instance or after a restart records it again.
+   */
+  flushTouches(): Promise<void> {
+    clearTimeout(this.touchTimer);
+    this.touchTimer = undefined;
+    if (this.touches.size > 0) {
+      const batch = [...this.touches.values()];
+      this.touches.clear();
+      this.touchesWritten = this.touchesWritten
+        .then(() => touchSessions(this.ctx.db, batch))
+        .catch((err: unknown) =>
+          this.ctx.log.warn({ err, sessions: batch.length }, 'session uses not recorded'),
+        );
+    }
+    return this.touchesWritten;
   }
 
   /** A session still signs its user in (an open event stream checks now and then). */

@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../db/client';
+import { SESSION_IDLE_MS } from './auth.service';
+import { touchSessions } from './sessions.repository';
 import { createTestApp, PASSWORD, signUp, type TestApp } from '../../../test/helper';
 
 let t: TestApp;
@@ -91,6 +93,48 @@ describe('session cache (SESSION_CACHE_MS)', () => {
     const before = await lastUsed();
     t.clock.advance(6 * 60 * 1000);
     expect(await me(u.auth)).toBe(200);
+    // Written with the uses of the same second, after the answer.
+    await t.root.services.auth.flushTouches();
     expect(await lastUsed()).not.toBe(before);
+  });
+
+  it('writes the uses of several sessions together, each at its own time, never back in time', async () => {
+    const a = await signUp(t.app);
+    const b = await signUp(t.app);
+    expect(await me(a.auth)).toBe(200);
+    expect(await me(b.auth)).toBe(200);
+    const row = async (userId: number) =>
+      (
+        await queryRows<{ id: number; used: string; expires: string }>(
+          t.root.ctx.db,
+          sql`select id, extract(epoch from last_used_at)::float8 * 1000 as used,
+            extract(epoch from expires_at)::float8 * 1000 as expires
+            from sessions where user_id = ${userId}`,
+        )
+      )[0]!;
+    t.clock.advance(6 * 60 * 1000);
+    const atA = t.clock.now().getTime();
+    expect(await me(a.auth)).toBe(200);
+    t.clock.advance(1000);
+    const atB = t.clock.now().getTime();
+    expect(await me(b.auth)).toBe(200);
+    await t.root.services.auth.flushTouches();
+    const [ra, rb] = [await row(a.userId), await row(b.userId)];
+    expect([Number(ra.used), Number(rb.used)]).toEqual([atA, atB]);
+    expect(Number(ra.expires)).toBe(atA + SESSION_IDLE_MS);
+    expect(Number(rb.expires)).toBe(atB + SESSION_IDLE_MS);
+
+    // A use written late (another instance's, older) does not move a session back; a session
+    // ended meanwhile is no error.
+    await touchSessions(t.root.ctx.db, [
+      {
+        sessionId: ra.id,
+        at: new Date(atA - 60_000),
+        expiresAt: new Date(atA - 60_000 + SESSION_IDLE_MS),
+      },
+      { sessionId: 2_000_000_000, at: new Date(atA), expiresAt: new Date(atA + SESSION_IDLE_MS) },
+    ]);
+    expect(Number((await row(a.userId)).used)).toBe(atA);
+    expect(Number((await row(a.userId)).expires)).toBe(atA + SESSION_IDLE_MS);
   });
 });

@@ -48,13 +48,24 @@ export function findLiveSession(db: DbOrTx, tokenHash: string, now: Date) {
   return liveSessionStmt(db, { hash: tokenHash, now }).then((r) => r[0]);
 }
 
-export async function touchSession(
-  db: DbOrTx,
-  id: number,
-  now: Date,
-  expiresAt: Date,
-): Promise<void> {
-  await db.update(sessions).set({ lastUsedAt: now, expiresAt }).where(eq(sessions.id, id));
+export interface SessionTouch {
+  sessionId: number;
+  at: Date;
+  expiresAt: Date;
+}
+
+/**
+ * Records the use of sessions in one statement. Never moves a session back: another instance
+ * may have written a later use meanwhile. Sessions ended meanwhile have no row to change.
+ */
+export async function touchSessions(db: DbOrTx, touches: SessionTouch[]): Promise<void> {
+  if (touches.length === 0) return;
+  await db.execute(sql`update sessions s
+    set last_used_at = greatest(s.last_used_at, t.at), expires_at = greatest(s.expires_at, t.exp)
+    from unnest(${sql.param(touches.map((x) => x.sessionId))}::int4[],
+      ${sql.param(touches.map((x) => x.at.toISOString()))}::timestamptz[],
+      ${sql.param(touches.map((x) => x.expiresAt.toISOString()))}::timestamptz[]) as t(id, at, exp)
+    where s.id = t.id`);
 }
 
 /** The session ended, if there was one. */
