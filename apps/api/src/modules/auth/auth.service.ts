@@ -142,8 +142,9 @@ export class AuthService {
 
   /**
    * Writes the uses waiting (after TOUCH_DELAY_MS, at TOUCH_BATCH, and at shutdown). One that
-   * fails is logged and dropped: the session stays valid, and its next use past TOUCH_EVERY_MS on
-   * another instance or after a restart records it again.
+   * fails is logged and dropped: the session keeps its stored expiry, and its next lookup from
+   * the database (past SESSION_CACHE_MS, or on another instance) reads the old use and records
+   * it again.
    */
   flushTouches(): Promise<void> {
     clearTimeout(this.touchTimer);
