@@ -5,6 +5,7 @@
  * recipient's stream: p50, p99, max), messages lost, and the server's RSS per open stream.
  * Users, sessions and conversations are written straight into a fresh PostgreSQL database.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import pg from 'pg';
@@ -39,6 +40,31 @@ export interface LiveResult {
   rssMb: { before: number; withStreams: number; afterMessages: number };
   rssKbPerStream: number;
   openSeconds: number;
+  /**
+   * How late each process's event loop ran while the messages flowed (p99 and max, ms): the
+   * bench client's (both latencies above are measured there) and the server's (its metrics).
+   */
+  eventLoopLagMs: { client: Lag; server: Lag | null };
+}
+
+interface Lag {
+  p99: number;
+  max: number;
+}
+
+/** The server's event loop lag since its metrics were last read (prom-client resets it then). */
+async function serverLag(base: string): Promise<Lag | null> {
+  const text = await fetch(`${base}/metrics`)
+    .then((r) => (r.ok ? r.text() : ''))
+    .catch(() => '');
+  const read = (name: string) => {
+    const m = new RegExp(`^bountyhunt_nodejs_eventloop_lag_${name}_seconds (\\S+)$`, 'm').exec(
+      text,
+    );
+    return m ? Math.round(Number(m[1]) * 10_000) / 10 : NaN;
+  };
+  const lag = { p99: read('p99'), max: read('max') };
+  return Number.isFinite(lag.max) ? lag : null;
 }
 
 function rssMb(pid: number): number {
@@ -174,6 +200,9 @@ export async function runLive(
   );
   let errors = 0;
   const postLatencies: number[] = [];
+  await serverLag(server.base);
+  const clientLag = monitorEventLoopDelay({ resolution: 10 });
+  clientLag.enable();
   const started = performance.now();
   const sends: Promise<void>[] = [];
   for (let k = 0; k < o.messages; k++) {
@@ -208,6 +237,8 @@ export async function runLive(
   const sendSeconds = (performance.now() - started) / 1000;
   const deadline = Date.now() + 10_000;
   while (sentAt.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  clientLag.disable();
+  const lagOfServer = await serverLag(server.base);
   const afterMessages = rssMb(server.pid);
   for (const s of streams) s.close();
   latencies.sort((a, b) => a - b);
@@ -238,6 +269,10 @@ export async function runLive(
     },
     rssKbPerStream: round(((withStreams - before) * 1024) / Math.max(1, streams.length)),
     openSeconds: round(openSeconds),
+    eventLoopLagMs: {
+      client: { p99: round(clientLag.percentile(99) / 1e6), max: round(clientLag.max / 1e6) },
+      server: lagOfServer,
+    },
   };
 }
 
@@ -250,5 +285,8 @@ export function liveMarkdown(r: LiveResult): string {
     `| ${r.messages} | ${r.messagesPerSecond} | ${r.delivered} | ${r.lost} | ${r.errors} | ${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ${r.latencyMs.max} | ${r.postMs.p50} / ${r.postMs.p99} | ${r.rssMb.before} MB | ${r.rssMb.withStreams} MB | ${r.rssKbPerStream} KB |`,
     '',
     `Latency: from just before the sender's POST to the event on the recipient's stream (the bench client and the server share this machine). Target p99 < 100 ms. Streams opened in ${r.openSeconds} s.`,
+    '',
+    `Event loop lag while the messages flowed (p99 / max): the bench client ${r.eventLoopLagMs.client.p99} / ${r.eventLoopLagMs.client.max} ms, ` +
+      `the server ${r.eventLoopLagMs.server ? `${r.eventLoopLagMs.server.p99} / ${r.eventLoopLagMs.server.max} ms` : 'not read'}.`,
   ].join('\n');
 }
