@@ -137,4 +137,45 @@ describe('session cache (SESSION_CACHE_MS)', () => {
     expect(Number((await row(a.userId)).used)).toBe(atA);
     expect(Number((await row(a.userId)).expires)).toBe(atA + SESSION_IDLE_MS);
   });
+
+  it('answers while the use cannot be written, logs it, and records it on a later lookup', async () => {
+    const u = await signUp(t.app);
+    expect(await me(u.auth)).toBe(200);
+    const used = async () =>
+      (
+        await queryRows<{ used: string }>(
+          t.root.ctx.db,
+          sql`select extract(epoch from last_used_at)::float8 * 1000 as used
+            from sessions where user_id = ${u.userId}`,
+        )
+      )[0]!.used;
+    const before = Number(await used());
+    // Every write of this user's session fails from here on; lookups still work.
+    await queryRows(
+      t.root.ctx.db,
+      sql.raw(`create function refuse_touch() returns trigger language plpgsql as $$
+        begin raise exception 'touch refused'; end $$`),
+    );
+    await queryRows(
+      t.root.ctx.db,
+      sql.raw(`create trigger refuse_touch before update on sessions for each row
+        when (old.user_id = ${u.userId}) execute function refuse_touch()`),
+    );
+    try {
+      t.clock.advance(6 * 60 * 1000);
+      expect(await me(u.auth)).toBe(200);
+      await t.root.services.auth.flushTouches();
+      expect(Number(await used())).toBe(before);
+      expect(t.logs.join('\n')).toContain('session uses not recorded');
+    } finally {
+      await queryRows(t.root.ctx.db, sql`drop trigger refuse_touch on sessions`);
+    }
+    // Looked up again (past the cache's time, or on another instance: here the entry is
+    // dropped), the session's old use is read and recorded.
+    t.root.services.auth.sessions.forget({ userId: u.userId });
+    t.clock.advance(1000);
+    expect(await me(u.auth)).toBe(200);
+    await t.root.services.auth.flushTouches();
+    expect(Number(await used())).toBe(t.clock.now().getTime());
+  });
 });
