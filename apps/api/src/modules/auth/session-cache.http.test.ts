@@ -15,6 +15,17 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** The user's (one) session as stored: id, last use and expiry in epoch ms. */
+async function storedSession(userId: number) {
+  const [r] = await queryRows<{ id: number; used: string; expires: string }>(
+    t.root.ctx.db,
+    sql`select id, extract(epoch from last_used_at)::float8 * 1000 as used,
+      extract(epoch from expires_at)::float8 * 1000 as expires
+      from sessions where user_id = ${userId}`,
+  );
+  return { id: r!.id, used: Number(r!.used), expires: Number(r!.expires) };
+}
+
 const me = (auth: { authorization: string }) =>
   t.app.inject({ method: 'GET', url: '/user', headers: auth }).then((r) => r.statusCode);
 
@@ -83,19 +94,13 @@ describe('session cache (SESSION_CACHE_MS)', () => {
   it('still records the session’s use every few minutes (idle expiry moves on)', async () => {
     const u = await signUp(t.app);
     expect(await me(u.auth)).toBe(200);
-    const lastUsed = async () =>
-      (
-        await queryRows<{ at: string }>(
-          t.root.ctx.db,
-          sql`select last_used_at::text as at from sessions where user_id = ${u.userId}`,
-        )
-      )[0]!.at;
-    const before = await lastUsed();
+    const before = (await storedSession(u.userId)).used;
     t.clock.advance(6 * 60 * 1000);
     expect(await me(u.auth)).toBe(200);
     // Written with the uses of the same second, after the answer.
     await t.root.services.auth.flushTouches();
-    expect(await lastUsed()).not.toBe(before);
+    expect((await storedSession(u.userId)).used).toBe(t.clock.now().getTime());
+    expect(before).not.toBe(t.clock.now().getTime());
   });
 
   it('writes the uses of several sessions together, each at its own time, never back in time', async () => {
@@ -103,15 +108,6 @@ describe('session cache (SESSION_CACHE_MS)', () => {
     const b = await signUp(t.app);
     expect(await me(a.auth)).toBe(200);
     expect(await me(b.auth)).toBe(200);
-    const row = async (userId: number) =>
-      (
-        await queryRows<{ id: number; used: string; expires: string }>(
-          t.root.ctx.db,
-          sql`select id, extract(epoch from last_used_at)::float8 * 1000 as used,
-            extract(epoch from expires_at)::float8 * 1000 as expires
-            from sessions where user_id = ${userId}`,
-        )
-      )[0]!;
     t.clock.advance(6 * 60 * 1000);
     const atA = t.clock.now().getTime();
     expect(await me(a.auth)).toBe(200);
@@ -119,10 +115,10 @@ describe('session cache (SESSION_CACHE_MS)', () => {
     const atB = t.clock.now().getTime();
     expect(await me(b.auth)).toBe(200);
     await t.root.services.auth.flushTouches();
-    const [ra, rb] = [await row(a.userId), await row(b.userId)];
-    expect([Number(ra.used), Number(rb.used)]).toEqual([atA, atB]);
-    expect(Number(ra.expires)).toBe(atA + SESSION_IDLE_MS);
-    expect(Number(rb.expires)).toBe(atB + SESSION_IDLE_MS);
+    const [ra, rb] = [await storedSession(a.userId), await storedSession(b.userId)];
+    expect([ra.used, rb.used]).toEqual([atA, atB]);
+    expect(ra.expires).toBe(atA + SESSION_IDLE_MS);
+    expect(rb.expires).toBe(atB + SESSION_IDLE_MS);
 
     // A use written late (another instance's, older) does not move a session back; a session
     // ended meanwhile is no error.
@@ -134,22 +130,15 @@ describe('session cache (SESSION_CACHE_MS)', () => {
       },
       { sessionId: 2_000_000_000, at: new Date(atA), expiresAt: new Date(atA + SESSION_IDLE_MS) },
     ]);
-    expect(Number((await row(a.userId)).used)).toBe(atA);
-    expect(Number((await row(a.userId)).expires)).toBe(atA + SESSION_IDLE_MS);
+    expect((await storedSession(a.userId)).used).toBe(atA);
+    expect((await storedSession(a.userId)).expires).toBe(atA + SESSION_IDLE_MS);
   });
 
   it('answers while the use cannot be written, logs it, and records it on a later lookup', async () => {
     const u = await signUp(t.app);
     expect(await me(u.auth)).toBe(200);
-    const used = async () =>
-      (
-        await queryRows<{ used: string }>(
-          t.root.ctx.db,
-          sql`select extract(epoch from last_used_at)::float8 * 1000 as used
-            from sessions where user_id = ${u.userId}`,
-        )
-      )[0]!.used;
-    const before = Number(await used());
+    const used = async () => (await storedSession(u.userId)).used;
+    const before = await used();
     // Every write of this user's session fails from here on; lookups still work.
     await queryRows(
       t.root.ctx.db,
@@ -165,7 +154,7 @@ describe('session cache (SESSION_CACHE_MS)', () => {
       t.clock.advance(6 * 60 * 1000);
       expect(await me(u.auth)).toBe(200);
       await t.root.services.auth.flushTouches();
-      expect(Number(await used())).toBe(before);
+      expect(await used()).toBe(before);
       expect(t.logs.join('\n')).toContain('session uses not recorded');
     } finally {
       await queryRows(t.root.ctx.db, sql`drop trigger refuse_touch on sessions`);
@@ -176,6 +165,6 @@ describe('session cache (SESSION_CACHE_MS)', () => {
     t.clock.advance(1000);
     expect(await me(u.auth)).toBe(200);
     await t.root.services.auth.flushTouches();
-    expect(Number(await used())).toBe(t.clock.now().getTime());
+    expect(await used()).toBe(t.clock.now().getTime());
   });
 });
