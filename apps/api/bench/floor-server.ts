@@ -106,6 +106,11 @@ const SEARCH_TERM = `select ${SEARCH_BASE}, ts_rank(b.search, to_tsquery('simple
 const SEARCH_PREFIX = `select ${SEARCH_BASE}, t.rank as rank
   from search.bounty_prefixes t join bounties b on b.id = t.bounty_id where t.prefix = $1
   order by t.rank desc nulls last, t.created_at desc nulls last, t.bounty_id desc nulls last limit $2`;
+// Two ASCII words of 3 letters or more: the walk of search.bounty_prefix_pairs.
+const SEARCH_PAIR = `select ${SEARCH_BASE}, t.rank as rank
+  from search.bounty_prefix_pairs t join bounties b on b.id = t.bounty_id
+  where t.prefix_a = $1 and t.prefix_b = $2
+  order by t.rank desc nulls last, t.created_at desc nulls last, t.bounty_id desc nulls last limit $3`;
 const ROUNDS_WITH_CLAIMS = `select rr.bounty_id as r_bounty_id, rr.number as r_number,
     rr.end_date as r_end_date, x.*
   from rounds rr
@@ -237,11 +242,18 @@ app.post('/bounty/search', async (req, reply) => {
   const limit = body.limit ?? 10;
   const tsquery = toPrefixQuery(body.term ?? '');
   const prefix = tsquery ? /^([a-z0-9]+):\*$/.exec(tsquery)?.[1] : undefined;
+  // search.repository.ts prefixPair: byte order, 3 letters or more, neither a prefix of the other.
+  const two = tsquery ? /^([a-z0-9]+):\* & ([a-z0-9]+):\*$/.exec(tsquery) : null;
+  const pair = two ? [two[1]!, two[2]!].sort() : undefined;
+  const paired =
+    pair && pair[0]!.length >= 3 && pair[1]!.length >= 3 && !pair[1]!.startsWith(pair[0]!);
   const rows = prefix
     ? await db.query<Row>(SEARCH_PREFIX, [prefix, limit + 1], 'search_prefix')
-    : tsquery
-      ? await db.query<Row>(SEARCH_TERM, [tsquery, limit + 1], 'search_term')
-      : await db.query<Row>(SEARCH_ALL, [limit + 1], 'search_all');
+    : paired
+      ? await db.query<Row>(SEARCH_PAIR, [pair![0], pair![1], limit + 1], 'search_pair')
+      : tsquery
+        ? await db.query<Row>(SEARCH_TERM, [tsquery, limit + 1], 'search_term')
+        : await db.query<Row>(SEARCH_ALL, [limit + 1], 'search_all');
   const page = rows.slice(0, limit);
   const rounds = await roundsOf(
     page.map((r) => r.id as number),

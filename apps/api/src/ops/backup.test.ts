@@ -99,6 +99,14 @@ async function contents(
     ),
   );
   tables['search.bounty_prefixes'] = prefixes.map((r) => r.j);
+  const pairs = await queryRows<{ j: string }>(
+    db,
+    sql.raw(
+      `select row_to_json(p)::text as j from search.bounty_prefix_pairs p
+        order by bounty_id, prefix_a, prefix_b`,
+    ),
+  );
+  tables['search.bounty_prefix_pairs'] = pairs.map((r) => r.j);
   const sequences: Contents['sequences'] = {};
   const seqs = await queryRows<{ name: string }>(
     db,
@@ -195,7 +203,8 @@ describe('backup of an embedded deployment', () => {
     const { manifest } = made;
     expect(manifest.source).toEqual({ database: 'pglite', storage: 'disk' });
     // The table list is the database's own: every table of the Drizzle schema is in it, but
-    // the derived ones outside the public schema (search.bounty_prefixes, refilled on restore).
+    // the derived ones outside the public schema (search.bounty_prefixes and
+    // bounty_prefix_pairs, refilled on restore).
     const drizzleTables = (Object.values(schema) as unknown[])
       .filter((v): v is PgTable => v instanceof PgTable)
       .map((t) => getTableConfig(t))

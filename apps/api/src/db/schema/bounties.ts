@@ -73,6 +73,37 @@ export const bountyPrefixes = searchSchema.table(
   ],
 );
 
+/**
+ * The feed search's index for two words (docs/decisions/0028-two-word-search-pairs.md): one row
+ * per bounty and per pair of prefixes (3 letters or more, lower-case ASCII, neither a prefix of
+ * the other, prefix_a < prefix_b in byte order) of two lexemes of its title, with
+ * ts_rank(search, 'prefix_a':* & 'prefix_b':*) worked out when the bounty is written. A
+ * two-word search is then a walk of the index in feed order, as a one-word search walks
+ * bounty_prefixes. Kept by triggers on bounties (migration 0008); not backed up.
+ */
+export const bountyPrefixPairs = searchSchema.table(
+  'bounty_prefix_pairs',
+  {
+    prefixA: text('prefix_a').notNull(),
+    prefixB: text('prefix_b').notNull(),
+    rank: real('rank').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    bountyId: integer('bounty_id')
+      .notNull()
+      .references(() => bounties.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    index('bounty_prefix_pairs_feed_idx').on(
+      t.prefixA,
+      t.prefixB,
+      t.rank.desc(),
+      t.createdAt.desc(),
+      t.bountyId.desc(),
+    ),
+    index('bounty_prefix_pairs_bounty_idx').on(t.bountyId),
+  ],
+);
+
 export const rounds = pgTable(
   'rounds',
   {

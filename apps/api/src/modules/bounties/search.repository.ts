@@ -2,10 +2,12 @@
  * The feed search (POST /bounty/search): one page of bounties by prefix full-text on titles,
  * relevance then recency, keyset-paged; prepared once per combination of options.
  *
- * A one-word ASCII term ('cat:*') reads search.bounty_prefixes (migration 0007), whose index
- * is in the feed's order, so the page costs the same whatever the number of matches. Other
- * terms (several words, other scripts) rank every match with ts_rank; the two give the same
- * rows in the same order (docs/decisions/0019-feed-search-prefix-index.md).
+ * A one-word ASCII term ('cat:*') reads search.bounty_prefixes (migration 0007), a two-word
+ * one of 3 letters or more each ('cat:* & dog:*') search.bounty_prefix_pairs (migration 0008);
+ * their indexes are in the feed's order, so the page costs the same whatever the number of
+ * matches. Other terms (three words or more, shorter words, other scripts) rank every match
+ * with ts_rank; each gives the same rows in the same order as ranking every match
+ * (docs/decisions/0019-feed-search-prefix-index.md, 0028-two-word-search-pairs.md).
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { preparedRows, type DbOrTx } from '../../db/client';
@@ -62,6 +64,23 @@ export function singlePrefix(tsquery: string): string | null {
   return m ? m[1]! : null;
 }
 
+/** The shortest prefix search.bounty_prefix_pairs holds (migration 0008). */
+export const PAIR_PREFIX_MIN = 3;
+
+/**
+ * The two prefixes of a two-word tsquery ('dog:* & cat:*' → ['cat', 'dog'], byte order) when
+ * search.bounty_prefix_pairs holds them: each a one-lexeme ASCII word (as singlePrefix) of
+ * PAIR_PREFIX_MIN characters or more, neither a prefix of the other; else null.
+ */
+export function prefixPair(tsquery: string): [string, string] | null {
+  const m = /^([a-z0-9]+):\* & ([a-z0-9]+):\*$/.exec(tsquery);
+  if (!m) return null;
+  // Byte order: for ASCII, JavaScript's code-unit order is PostgreSQL's COLLATE "C".
+  const [a, b] = [m[1]!, m[2]!].sort() as [string, string];
+  if (a.length < PAIR_PREFIX_MIN || b.length < PAIR_PREFIX_MIN || b.startsWith(a)) return null;
+  return [a, b];
+}
+
 /** The one-word statement: a walk of bounty_prefixes_feed_idx from the cursor, one page long. */
 function prefixStmt(after: boolean, exclude: boolean, limit: number) {
   const key = `bounties_prefix_${Number(after)}${Number(exclude)}_${limit}`;
@@ -79,6 +98,35 @@ function prefixStmt(after: boolean, exclude: boolean, limit: number) {
     // t.rank is ts_rank(b.search, 'prefix':*) and t.created_at is b.created_at (kept by triggers).
     sql`select ${SEARCH_BASE}, t.rank as rank
       from search.bounty_prefixes t join bounties b on b.id = t.bounty_id
+      where ${sql.join(where, sql` and `)}
+      order by t.rank desc nulls last, t.created_at desc nulls last, t.bounty_id desc nulls last
+      limit ${limitSql(limit)}`,
+  );
+  searchStmts.set(key, stmt);
+  return stmt;
+}
+
+/** The two-word statement: a walk of bounty_prefix_pairs_feed_idx from the cursor, one page long. */
+function pairStmt(after: boolean, exclude: boolean, limit: number) {
+  const key = `bounties_pair_${Number(after)}${Number(exclude)}_${limit}`;
+  let stmt = searchStmts.get(key);
+  if (stmt) return stmt;
+  const p = (name: string) => sql.placeholder(name);
+  const where: SQL[] = [
+    sql`t.prefix_a = ${p('prefixA')}`,
+    sql`t.prefix_b = ${p('prefixB')}`,
+    sql`b.hidden_at is null`,
+  ];
+  if (exclude) where.push(sql`t.bounty_id <> ${p('excludeId')}`);
+  if (after)
+    where.push(
+      sql`(t.rank, t.created_at, t.bounty_id) < (${p('r')}::real, ${p('c')}::timestamptz, ${p('i')}::int4)`,
+    );
+  stmt = preparedRows<SearchRow>(
+    key,
+    // t.rank is ts_rank(b.search, 'a':* & 'b':*) and t.created_at is b.created_at (triggers).
+    sql`select ${SEARCH_BASE}, t.rank as rank
+      from search.bounty_prefix_pairs t join bounties b on b.id = t.bounty_id
       where ${sql.join(where, sql` and `)}
       order by t.rank desc nulls last, t.created_at desc nulls last, t.bounty_id desc nulls last
       limit ${limitSql(limit)}`,
@@ -137,16 +185,27 @@ export async function searchBounties(
     excludeId?: number;
     limit: number;
     after?: SearchCursor;
-    /** Rank every match with ts_rank even for one word (the reference the tests compare to). */
+    /** Rank every match with ts_rank even for one or two words (the tests' reference). */
     rankAll?: boolean;
   },
 ): Promise<SearchRow[]> {
-  const prefix = opts.tsquery && !opts.rankAll ? singlePrefix(opts.tsquery) : null;
+  const indexed = opts.tsquery && !opts.rankAll;
+  const prefix = indexed ? singlePrefix(opts.tsquery!) : null;
+  const pair = indexed && !prefix ? prefixPair(opts.tsquery!) : null;
+  const exclude = opts.excludeId !== undefined;
   const stmt = prefix
-    ? prefixStmt(!!opts.after, opts.excludeId !== undefined, opts.limit)
-    : searchStmt(!!opts.tsquery, !!opts.after, opts.excludeId !== undefined, opts.limit);
+    ? prefixStmt(!!opts.after, exclude, opts.limit)
+    : pair
+      ? pairStmt(!!opts.after, exclude, opts.limit)
+      : searchStmt(!!opts.tsquery, !!opts.after, exclude, opts.limit);
   return stmt(db, {
-    ...(prefix ? { prefix } : opts.tsquery ? { tsquery: opts.tsquery } : {}),
+    ...(prefix
+      ? { prefix }
+      : pair
+        ? { prefixA: pair[0], prefixB: pair[1] }
+        : opts.tsquery
+          ? { tsquery: opts.tsquery }
+          : {}),
     ...(opts.excludeId !== undefined ? { excludeId: opts.excludeId } : {}),
     ...(opts.after ? { r: opts.after.r ?? 0, c: opts.after.c, i: opts.after.i } : {}),
   });

@@ -1,7 +1,8 @@
 /**
- * The feed search's one-word path (search.bounty_prefixes, migration 0007) against the
- * reference (every match ranked with ts_rank): the same rows in the same order for every
- * prefix of every title word, page by page, on generated titles plus awkward ones (repeated
+ * The feed search's one-word path (search.bounty_prefixes, migration 0007) and two-word path
+ * (search.bounty_prefix_pairs, migration 0008) against the reference (every match ranked with
+ * ts_rank): the same rows in the same order for every prefix of every title word and for pairs
+ * of them, page by page, on generated titles plus awkward ones (repeated
  * words, shared prefixes, hyphens, digits, other scripts, equal timestamps, hidden, renamed,
  * moved and deleted bounties). Runs on PGlite and, with TEST_DATABASE_URL, PostgreSQL.
  */
@@ -16,6 +17,7 @@ import { createTestDatabase, type TestDatabase } from '../../../test/helper';
 import { queryRows, type Db } from '../../db/client';
 import { toPrefixQuery } from './bounties.service';
 import {
+  prefixPair,
   searchBounties,
   singlePrefix,
   type SearchCursor,
@@ -45,6 +47,8 @@ const AWKWARD = [
   'supercalifragilisticexpialidocious sunset',
   '!!! ??? ...',
   'sun sunny sunset sunrise sundial',
+  'Category: cat photo of a catalogue of photos',
+  'Photos photos photos of the cathedral',
 ];
 
 const pageOf = (rows: SearchRow[]) =>
@@ -232,5 +236,131 @@ describe('feed search, one word (search.bounty_prefixes)', () => {
     expect((await searchBounties(db, { tsquery: 'cat:*', limit: 100 })).length).toBe(
       (await searchBounties(db, { tsquery: 'cat:*', limit: 100, rankAll: true })).length,
     );
+  });
+});
+
+/**
+ * Two-word terms worth asking: pairs of stored prefixes (every seventh, and every pair of the
+ * awkward titles), then ones the pair index does not hold (short, nested, other scripts).
+ */
+async function twoWordTerms(): Promise<string[]> {
+  const rows = await queryRows<{ a: string; b: string; n: number; awkward: boolean }>(
+    db,
+    sql`select prefix_a as a, prefix_b as b,
+          (row_number() over (order by prefix_a, prefix_b))::int as n,
+          bool_or(b.title in (select jsonb_array_elements_text(${JSON.stringify(AWKWARD)}::jsonb))) as awkward
+        from search.bounty_prefix_pairs t join bounties b on b.id = t.bounty_id
+        group by prefix_a, prefix_b order by prefix_a, prefix_b`,
+  );
+  const terms = rows.filter((r) => r.n % 7 === 0 || r.awkward).map((r) => `${r.b} ${r.a}`);
+  return [
+    ...terms,
+    'cat pho',
+    'photo cathedral',
+    'zebra stripes',
+    'zebra zebraz',
+    'xyzzy sunset',
+    'sun sunset',
+    'sunset sun',
+    'at golden',
+    'a sunset',
+    'café crème',
+    'stra münchen',
+  ];
+}
+
+describe('feed search, two words (search.bounty_prefix_pairs)', () => {
+  it('takes the pair index for two ASCII words of 3 letters or more, neither a prefix of the other', () => {
+    expect(prefixPair(toPrefixQuery('dog cat')!)).toEqual(['cat', 'dog']);
+    expect(prefixPair(toPrefixQuery('Sunset GOLD')!)).toEqual(['gold', 'sunset']);
+    expect(prefixPair(toPrefixQuery('r2d2 3cpo')!)).toEqual(['3cpo', 'r2d2']);
+    expect(prefixPair(toPrefixQuery('sun sunset')!)).toBeNull();
+    expect(prefixPair(toPrefixQuery('sunset sun')!)).toBeNull();
+    expect(prefixPair(toPrefixQuery('at golden')!)).toBeNull();
+    expect(prefixPair(toPrefixQuery('cat dog owl')!)).toBeNull();
+    expect(prefixPair(toPrefixQuery('café crème')!)).toBeNull();
+    expect(prefixPair(toPrefixQuery('cat')!)).toBeNull();
+  });
+
+  it('stores ts_rank of the two-word query for exactly the bounties that match it', async () => {
+    const [bad] = await queryRows<{ rank: number; created: number; order: number; n: number }>(
+      db,
+      sql`select count(*) filter (where t.rank <> ts_rank(b.search,
+              to_tsquery('simple', t.prefix_a || ':* & ' || t.prefix_b || ':*')))::int as rank,
+            count(*) filter (where t.created_at <> b.created_at)::int as created,
+            count(*) filter (where not (t.prefix_a collate "C" < t.prefix_b collate "C")
+              or starts_with(t.prefix_b, t.prefix_a) or length(t.prefix_a) < 3)::int as order,
+            count(*)::int as n
+          from search.bounty_prefix_pairs t join bounties b on b.id = t.bounty_id`,
+    );
+    expect(bad!.n).toBeGreaterThan(5000);
+    expect(bad).toMatchObject({ rank: 0, created: 0, order: 0 });
+    // A bounty has a row for a pair exactly when it matches the pair's query (every twentieth pair).
+    const [mismatch] = await queryRows<{ n: number; pairs: number }>(
+      db,
+      sql`with p as (select prefix_a, prefix_b from (select distinct prefix_a, prefix_b
+            from search.bounty_prefix_pairs) d order by 1, 2)
+          select count(*) filter (where (b.search @@ to_tsquery('simple', p.prefix_a || ':* & ' || p.prefix_b || ':*')) <>
+              exists (select 1 from search.bounty_prefix_pairs t where t.prefix_a = p.prefix_a
+                and t.prefix_b = p.prefix_b and t.bounty_id = b.id))::int as n,
+            count(distinct (p.prefix_a, p.prefix_b))::int as pairs
+          from (select * from p where hashtext(prefix_a || prefix_b) % 20 = 0) p, bounties b`,
+    );
+    expect(mismatch!.pairs).toBeGreaterThan(100);
+    expect(mismatch!.n).toBe(0);
+  });
+
+  it('gives the same rows in the same order as ranking every match', async () => {
+    const terms = await twoWordTerms();
+    expect(terms.length).toBeGreaterThan(300);
+    let paired = 0;
+    for (const w of terms) {
+      const q = toPrefixQuery(w)!;
+      if (prefixPair(q)) paired++;
+      const [fast, all] = await Promise.all([
+        searchBounties(db, { tsquery: q, limit: 2000 }),
+        searchBounties(db, { tsquery: q, limit: 2000, rankAll: true }),
+      ]);
+      expect(pageOf(fast), w).toEqual(pageOf(all));
+    }
+    expect(paired).toBeGreaterThan(300);
+    // Ranks differ within a term (word distance and repeats count), so order is not recency.
+    const photos = await searchBounties(db, { tsquery: toPrefixQuery('photo cat')!, limit: 100 });
+    expect(new Set(photos.map((r) => Number(r.rank))).size).toBeGreaterThan(1);
+  });
+
+  it('pages through the cursor, with excludeId, as the reference does', async () => {
+    const terms = (await twoWordTerms()).filter((_, i) => i % 5 === 0);
+    for (const w of [...terms, 'cat pho', 'zebra stripes']) {
+      const q = toPrefixQuery(w)!;
+      const full = await searchBounties(db, { tsquery: q, limit: 2000, rankAll: true });
+      expect(pageOf(await walk(q, 2, false)), w).toEqual(pageOf(full));
+      const excluded = full[Math.floor(full.length / 2)]?.id;
+      if (excluded === undefined) continue;
+      expect(pageOf(await walk(q, 2, false, excluded)), w).toEqual(
+        pageOf(await walk(q, 2, true, excluded)),
+      );
+    }
+  });
+
+  it('follows renamed, moved and deleted bounties and skips hidden ones', async () => {
+    const renamed = await searchBounties(db, {
+      tsquery: toPrefixQuery('zebra renamed')!,
+      limit: 10,
+    });
+    expect(renamed.map((r) => r.title)).toEqual(['Renamed zebra zebra catalogue']);
+    const [stale] = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from search.bounty_prefix_pairs t join bounties b on b.id = t.bounty_id
+          where not (b.search @@ to_tsquery('simple', t.prefix_a || ':* & ' || t.prefix_b || ':*'))`,
+    );
+    expect(stale!.n).toBe(0);
+    const hidden = await queryRows<{ id: number }>(
+      db,
+      sql`select id from bounties where hidden_at is not null`,
+    );
+    const bulk = await searchBounties(db, { tsquery: toPrefixQuery('bulk zebra')!, limit: 100 });
+    expect(bulk.length).toBe(30 - hidden.length);
+    for (const h of hidden) expect(bulk.map((r) => r.id)).not.toContain(h.id);
   });
 });
