@@ -52,15 +52,20 @@ export const bounties = pgTable(
  */
 export const searchSchema = pgSchema('search');
 
+/** The columns after the key of both search tables: the term's rank and the bounty's order. */
+const rankedBounty = () => ({
+  rank: real('rank').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  bountyId: integer('bounty_id')
+    .notNull()
+    .references(() => bounties.id, { onDelete: 'cascade' }),
+});
+
 export const bountyPrefixes = searchSchema.table(
   'bounty_prefixes',
   {
     prefix: text('prefix').notNull(),
-    rank: real('rank').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
-    bountyId: integer('bounty_id')
-      .notNull()
-      .references(() => bounties.id, { onDelete: 'cascade' }),
+    ...rankedBounty(),
   },
   (t) => [
     index('bounty_prefixes_feed_idx').on(
@@ -86,11 +91,7 @@ export const bountyPrefixPairs = searchSchema.table(
   {
     prefixA: text('prefix_a').notNull(),
     prefixB: text('prefix_b').notNull(),
-    rank: real('rank').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
-    bountyId: integer('bounty_id')
-      .notNull()
-      .references(() => bounties.id, { onDelete: 'cascade' }),
+    ...rankedBounty(),
   },
   (t) => [
     index('bounty_prefix_pairs_feed_idx').on(

@@ -81,40 +81,25 @@ export function prefixPair(tsquery: string): [string, string] | null {
   return [a, b];
 }
 
-/** The one-word statement: a walk of bounty_prefixes_feed_idx from the cursor, one page long. */
-function prefixStmt(after: boolean, exclude: boolean, limit: number) {
-  const key = `bounties_prefix_${Number(after)}${Number(exclude)}_${limit}`;
-  let stmt = searchStmts.get(key);
-  if (stmt) return stmt;
-  const p = (name: string) => sql.placeholder(name);
-  const where: SQL[] = [sql`t.prefix = ${p('prefix')}`, sql`b.hidden_at is null`];
-  if (exclude) where.push(sql`t.bounty_id <> ${p('excludeId')}`);
-  if (after)
-    where.push(
-      sql`(t.rank, t.created_at, t.bounty_id) < (${p('r')}::real, ${p('c')}::timestamptz, ${p('i')}::int4)`,
-    );
-  stmt = preparedRows<SearchRow>(
-    key,
-    // t.rank is ts_rank(b.search, 'prefix':*) and t.created_at is b.created_at (kept by triggers).
-    sql`select ${SEARCH_BASE}, t.rank as rank
-      from search.bounty_prefixes t join bounties b on b.id = t.bounty_id
-      where ${sql.join(where, sql` and `)}
-      order by t.rank desc nulls last, t.created_at desc nulls last, t.bounty_id desc nulls last
-      limit ${limitSql(limit)}`,
-  );
-  searchStmts.set(key, stmt);
-  return stmt;
-}
+/** The search tables walked in feed order, and the columns that pick a term's rows. */
+const WALKS = {
+  prefix: { table: sql`search.bounty_prefixes`, keys: ['prefix'] },
+  pair: { table: sql`search.bounty_prefix_pairs`, keys: ['prefix_a', 'prefix_b'] },
+} as const;
 
-/** The two-word statement: a walk of bounty_prefix_pairs_feed_idx from the cursor, one page long. */
-function pairStmt(after: boolean, exclude: boolean, limit: number) {
-  const key = `bounties_pair_${Number(after)}${Number(exclude)}_${limit}`;
+/**
+ * The one-word (bounty_prefixes_feed_idx) or two-word (bounty_prefix_pairs_feed_idx)
+ * statement: a walk of the index from the cursor, one page long. Placeholders are named after
+ * the key columns.
+ */
+function walkStmt(kind: keyof typeof WALKS, after: boolean, exclude: boolean, limit: number) {
+  const key = `bounties_${kind}_${Number(after)}${Number(exclude)}_${limit}`;
   let stmt = searchStmts.get(key);
   if (stmt) return stmt;
+  const { table, keys } = WALKS[kind];
   const p = (name: string) => sql.placeholder(name);
   const where: SQL[] = [
-    sql`t.prefix_a = ${p('prefixA')}`,
-    sql`t.prefix_b = ${p('prefixB')}`,
+    ...keys.map((k) => sql`t.${sql.identifier(k)} = ${p(k)}`),
     sql`b.hidden_at is null`,
   ];
   if (exclude) where.push(sql`t.bounty_id <> ${p('excludeId')}`);
@@ -124,9 +109,10 @@ function pairStmt(after: boolean, exclude: boolean, limit: number) {
     );
   stmt = preparedRows<SearchRow>(
     key,
-    // t.rank is ts_rank(b.search, 'a':* & 'b':*) and t.created_at is b.created_at (triggers).
+    // t.rank is ts_rank(b.search, the term's tsquery) and t.created_at is b.created_at, both
+    // kept by triggers (migrations 0007, 0008).
     sql`select ${SEARCH_BASE}, t.rank as rank
-      from search.bounty_prefix_pairs t join bounties b on b.id = t.bounty_id
+      from ${table} t join bounties b on b.id = t.bounty_id
       where ${sql.join(where, sql` and `)}
       order by t.rank desc nulls last, t.created_at desc nulls last, t.bounty_id desc nulls last
       limit ${limitSql(limit)}`,
@@ -194,15 +180,15 @@ export async function searchBounties(
   const pair = indexed && !prefix ? prefixPair(opts.tsquery!) : null;
   const exclude = opts.excludeId !== undefined;
   const stmt = prefix
-    ? prefixStmt(!!opts.after, exclude, opts.limit)
+    ? walkStmt('prefix', !!opts.after, exclude, opts.limit)
     : pair
-      ? pairStmt(!!opts.after, exclude, opts.limit)
+      ? walkStmt('pair', !!opts.after, exclude, opts.limit)
       : searchStmt(!!opts.tsquery, !!opts.after, exclude, opts.limit);
   return stmt(db, {
     ...(prefix
       ? { prefix }
       : pair
-        ? { prefixA: pair[0], prefixB: pair[1] }
+        ? { prefix_a: pair[0], prefix_b: pair[1] }
         : opts.tsquery
           ? { tsquery: opts.tsquery }
           : {}),
