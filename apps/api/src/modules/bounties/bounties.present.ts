@@ -11,13 +11,17 @@ import type { SearchRow } from './search.repository';
  * lists). `created` comes from the microsecond key when the query selected one (`ts`), which
  * is driver-independent, else from created_at.
  */
-export function presentClaim(v: ClaimView & { ts?: string }): Claim {
+export function presentClaim(v: ClaimView & { ts?: string }, roundEnd?: string | null): Claim {
   return {
     claimId: v.id,
     bountyId: v.bounty_id,
     bounty: { bountyId: v.bounty_id, title: v.title },
     roundId: v.round_number,
-    round: { roundId: v.round_number, endDate: isoOrNull(v.end_date) },
+    // roundEnd: the round's end already formatted, when the caller lists the round's claims.
+    round: {
+      roundId: v.round_number,
+      endDate: roundEnd === undefined ? isoOrNull(v.end_date) : roundEnd,
+    },
     hunter: {
       hunterId: v.hunter_id,
       handle: v.handle,
@@ -47,7 +51,8 @@ export function groupRounds(rows: RoundClaimView[]): Map<number, Round[]> {
       round = { roundId: row.r_number, endDate: isoOrNull(row.r_end_date), claims: [] };
       list.push(round);
     }
-    if (row.id != null) round.claims.push(presentClaim(row as ClaimView));
+    // A claim's round is the row's round (the lateral join), so its end is formatted once.
+    if (row.id != null) round.claims.push(presentClaim(row as ClaimView, round.endDate));
   }
   return byBounty;
 }

@@ -11,11 +11,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { bountyAnswer, FEED_CLAIMS_PER_ROUND } from '@bountyhunt/shared/bounties';
 import { generateData } from '../../../bench/generate';
 import { rng } from '../../../bench/words';
 import { createTestDatabase, type TestDatabase } from '../../../test/helper';
 import { queryRows, type Db } from '../../db/client';
+import { groupRounds, presentBounty } from './bounties.present';
 import { toPrefixQuery } from './bounties.service';
+import { roundsWithClaims } from './claims.repository';
 import {
   prefixPair,
   searchBounties,
@@ -362,5 +366,34 @@ describe('feed search, two words (search.bounty_prefix_pairs)', () => {
     const bulk = await searchBounties(db, { tsquery: toPrefixQuery('bulk zebra')!, limit: 100 });
     expect(bulk.length).toBe(30 - hidden.length);
     for (const h of hidden) expect(bulk.map((r) => r.id)).not.toContain(h.id);
+  });
+});
+
+describe('feed items', () => {
+  it('are written as z.encode(bountyAnswer) would write them, for every bounty of the data', async () => {
+    // BountiesService.buildItems writes presentBounty's object without encoding it again.
+    const rows = await searchBounties(db, { tsquery: null, limit: 2000 });
+    expect(rows.length).toBeGreaterThan(250);
+    const rounds = groupRounds(
+      await roundsWithClaims(
+        db,
+        rows.map((r) => r.id),
+        FEED_CLAIMS_PER_ROUND,
+      ),
+    );
+    const statuses = new Set<string>();
+    let claims = 0;
+    for (const r of rows) {
+      const item = presentBounty(r, rounds.get(r.id) ?? []);
+      expect(JSON.stringify(item), String(r.id)).toBe(JSON.stringify(z.encode(bountyAnswer, item)));
+      statuses.add(item.status);
+      for (const round of item.rounds) {
+        claims += round.claims.length;
+        for (const c of round.claims)
+          expect(c.round).toEqual({ roundId: round.roundId, endDate: round.endDate });
+      }
+    }
+    expect([...statuses].sort()).toEqual(['decided', 'open']);
+    expect(claims).toBeGreaterThan(200);
   });
 });
