@@ -491,4 +491,27 @@ describe('POST /bounty/search with the feed cache off: bounties kept as JSON (de
     };
     expect(renamed.rounds[0]!.claims[0]!.hunter.stagename).toBe('Dawn Watcher');
   });
+
+  it('a two-word term (decision 0028): both words, in either order, nearer words first, paged', async () => {
+    const near = await postBounty(t.app, member, { title: 'Quokka marmot meadow' });
+    const far = await postBounty(t.app, member, {
+      title: 'Marmot sleeps in the long green grass by a quokka',
+    });
+    await postBounty(t.app, member, { title: 'Marmot alone' });
+    const ask = (payload: object) =>
+      t.app.inject({ method: 'POST', url: '/bounty/search', payload });
+    for (const term of ['marm quok', 'Quokka MARMOT']) {
+      const res = await ask({ term });
+      expect(res.statusCode).toBe(200);
+      // The older bounty first: its words stand together, so it ranks higher.
+      expect((res.json() as Item[]).map((b) => b.bountyId)).toEqual([near.bountyId, far.bountyId]);
+    }
+    const first = await ask({ term: 'quokka marmot', limit: 1 });
+    expect((first.json() as Item[]).map((b) => b.bountyId)).toEqual([near.bountyId]);
+    const cursor = first.headers[NEXT_CURSOR_HEADER];
+    expect(cursor).toBeTruthy();
+    const second = await ask({ term: 'quokka marmot', limit: 1, cursor });
+    expect((second.json() as Item[]).map((b) => b.bountyId)).toEqual([far.bountyId]);
+    expect(second.headers[NEXT_CURSOR_HEADER]).toBeUndefined();
+  });
 });
