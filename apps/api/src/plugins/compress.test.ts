@@ -98,6 +98,27 @@ describe('compressed JSON answers', () => {
     expect(missing.json().message).toBeTruthy();
   });
 
+  it('sends a kept page as its UTF-8 bytes: length and text exact beyond ASCII', async () => {
+    const title = 'Café at dawn — naïve 🌅 "quoted" \\ back';
+    const { bountyId } = (await postBounty(t.app, member, { title })) as { bountyId: number };
+    for (let i = 0; i < 2; i++) {
+      // The second read is the kept page.
+      const page = await t.app.inject({ method: 'GET', url: `/bounty/${bountyId}` });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(Number(page.headers['content-length'])).toBe(page.rawPayload.length);
+      expect(page.rawPayload.toString('utf8')).toBe(page.body);
+      expect(page.json().title).toBe(title);
+    }
+    const found = await t.app.inject({
+      method: 'POST',
+      url: '/bounty/search',
+      payload: { term: 'naïve' },
+    });
+    expect(Number(found.headers['content-length'])).toBe(found.rawPayload.length);
+    expect(found.json()).toMatchObject([{ bountyId, title }]);
+  });
+
   it('sends an answer under 1 KB as it is (a bounty page without claims)', async () => {
     const [first] = (await search()).json() as { bountyId: number }[];
     const plain = await t.app.inject({ method: 'GET', url: `/bounty/${first!.bountyId}` });

@@ -58,10 +58,19 @@ export function compress(body: Buffer | string, encoding: Encoding): Promise<Buf
     : gzip(input, { level: 6 });
 }
 
-/** A body compressed at most once per encoding: for answers sent many times (cached pages). */
+/**
+ * A body encoded once as UTF-8 and compressed at most once per encoding: for answers sent many
+ * times (cached pages). Kept as bytes, not as the string: a string answer is measured and
+ * encoded again on every send (Buffer.byteLength, then the socket's write), which for a 40–90
+ * KB page cost a fifth of what sending it costs.
+ */
 export class CompressedOnce {
   private readonly variants = new Map<Encoding, Promise<Buffer>>();
-  constructor(readonly body: string) {}
+  /** The JSON, UTF-8. */
+  readonly body: Buffer;
+  constructor(json: string | Buffer) {
+    this.body = typeof json === 'string' ? Buffer.from(json) : json;
+  }
 
   get(encoding: Encoding): Promise<Buffer> {
     let v = this.variants.get(encoding);
@@ -94,8 +103,7 @@ export async function sendJson(
   reply.type('application/json; charset=utf-8').serializer((p) => p as string);
   addVary(reply);
   const encoding =
-    Buffer.byteLength(body.body) >= MIN_COMPRESS_BYTES &&
-    pickEncoding(request.headers['accept-encoding']);
+    body.body.length >= MIN_COMPRESS_BYTES && pickEncoding(request.headers['accept-encoding']);
   if (!encoding || request.method === 'HEAD') return reply.send(body.body as never);
   const compressed = await body.get(encoding);
   return reply.header('content-encoding', encoding).send(compressed as never);
