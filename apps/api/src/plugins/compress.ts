@@ -59,6 +59,16 @@ export function compress(body: Buffer | string, encoding: Encoding): Promise<Buf
 }
 
 /**
+ * `text` as UTF-8 in a buffer of its own: Buffer.from puts short texts in shared 8 KB slabs, and
+ * one kept page would hold its whole slab after the pages beside it are dropped.
+ */
+function ownBytes(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text, 'utf8');
+  return bytes;
+}
+
+/**
  * A body encoded once as UTF-8 and compressed at most once per encoding: for answers sent many
  * times (cached pages). Kept as bytes, not as the string: a string answer is measured and
  * encoded again on every send (Buffer.byteLength, then the socket's write), which for a 40–90
@@ -69,7 +79,7 @@ export class CompressedOnce {
   /** The JSON, UTF-8. */
   readonly body: Buffer;
   constructor(json: string | Buffer) {
-    this.body = typeof json === 'string' ? Buffer.from(json) : json;
+    this.body = typeof json === 'string' ? ownBytes(json) : json;
   }
 
   get(encoding: Encoding): Promise<Buffer> {
