@@ -102,7 +102,7 @@ function createServices(
     /** Claim pages as the public sees them (decision 0021). */
     claimCache: FeedCache<BountyPage>;
     /** Bounties as searches show them (decision 0024). */
-    itemCache: FeedCache<string>;
+    itemCache: FeedCache<Buffer>;
     cipher: FieldCipher;
     payoutProvider: PayoutProvider;
     bus: EventBus;
@@ -209,8 +209,9 @@ export function createRoot(parts: RootParts): Root {
   // claim pages (under 1 KB each) per instance; past their time, answered while rebuilt.
   const pageCache = new FeedCache<BountyPage>(config.PAGE_CACHE_MS, 4096, undefined, true);
   const claimCache = new FeedCache<BountyPage>(config.PAGE_CACHE_MS, 16_384, undefined, true);
-  // Up to 8,192 bounties as searches show them, as JSON (1–3 KB each; decision 0024).
-  const itemCache = new FeedCache<string>(config.PAGE_CACHE_MS, 8192, undefined, true);
+  // Up to 8,192 bounties as searches show them, as UTF-8 JSON (~4 KB with ten claims;
+  // decisions 0024, 0029).
+  const itemCache = new FeedCache<Buffer>(config.PAGE_CACHE_MS, 8192, undefined, true);
   const cipher = parts.cipher ?? loadFieldCipher(config, (m) => log.warn(m));
   const rateLimiter =
     parts.rateLimiter ?? new RateLimiter(new MemoryRateStore(clock), config.rateLimitAllow);

@@ -62,7 +62,7 @@ export function compress(body: Buffer | string, encoding: Encoding): Promise<Buf
  * `text` as UTF-8 in a buffer of its own: Buffer.from puts short texts in shared 8 KB slabs, and
  * one kept page would hold its whole slab after the pages beside it are dropped.
  */
-function ownBytes(text: string): Buffer {
+export function ownBytes(text: string): Buffer {
   const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
   bytes.write(text, 'utf8');
   return bytes;

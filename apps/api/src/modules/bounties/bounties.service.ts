@@ -31,7 +31,7 @@ import { searchBounties, type SearchCursor, type SearchRow } from './search.repo
 import * as votesRepo from './votes.repository';
 import { groupRounds, presentBounty, presentClaim } from './bounties.present';
 import type { FeedCache, FeedPage } from './feed-cache';
-import { CompressedOnce } from '../../plugins/compress';
+import { CompressedOnce, ownBytes } from '../../plugins/compress';
 import { creditSilver, debitSilver } from '../billing/silver.service';
 import { recordEarnings, reverseClaimEarnings, silverValueMicros } from '../payouts/ledger.service';
 import { isUniqueViolation } from '../../db/errors';
@@ -91,6 +91,10 @@ const BOUNTY_TOPIC = bountyTopic(0).slice(0, -1);
  * A bounty or claim page as sent: JSON (compressed once per encoding) and whether every viewer
  * sees it.
  */
+const OPEN_BRACKET = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE_BRACKET = Buffer.from(']');
+
 export interface BountyPage {
   compressed: CompressedOnce;
   everyone: boolean;
@@ -108,7 +112,7 @@ export class BountiesService {
       bounties: FeedCache<BountyPage>;
       claims: FeedCache<BountyPage>;
       /** Bounties as searches show them, as JSON (decision 0024). */
-      items: FeedCache<string>;
+      items: FeedCache<Buffer>;
     },
     private readonly live: LiveService,
     private readonly notifications: NotificationsService,
@@ -134,7 +138,7 @@ export class BountiesService {
   readonly voteBatcher: VoteBatcher;
   private readonly claimCache: FeedCache<BountyPage>;
   /** Each bounty as the feed and searches show it, as JSON (decision 0024). */
-  private readonly itemCache: FeedCache<string>;
+  private readonly itemCache: FeedCache<Buffer>;
 
   /**
    * When each bounty last changed (a vote, a claim), as a count of such changes: a claim's
@@ -397,16 +401,23 @@ export class BountiesService {
         await this.buildItems(page.filter((r) => keys.includes(String(r.id))));
       });
     const missing = page.filter((_r, i) => !kept[i]);
-    const built = missing.length > 0 ? await this.buildItems(missing) : new Map<number, string>();
+    const built = missing.length > 0 ? await this.buildItems(missing) : new Map<number, Buffer>();
     const items = await Promise.all(page.map((r, i) => kept[i] ?? built.get(r.id)!));
-    return { json: `[${items.join(',')}]`, nextCursor: next };
+    // The bounties' bytes as kept, copied once into the answer (decision 0029).
+    const parts: Buffer[] = [OPEN_BRACKET];
+    for (const [i, item] of items.entries()) {
+      if (i > 0) parts.push(COMMA);
+      parts.push(item);
+    }
+    parts.push(CLOSE_BRACKET);
+    return { json: Buffer.concat(parts), nextCursor: next };
   }
 
   /**
    * The feed's JSON of each bounty of `rows` (one query for their rounds' claims), kept in the
    * item cache unless its bounty changed, or everything was dropped, while it was being built.
    */
-  private async buildItems(rows: SearchRow[]): Promise<Map<number, string>> {
+  private async buildItems(rows: SearchRow[]): Promise<Map<number, Buffer>> {
     const mark = this.itemCache.mark();
     const since = this.changes;
     const rounds = groupRounds(
@@ -416,13 +427,13 @@ export class BountiesService {
         FEED_CLAIMS_PER_ROUND,
       ),
     );
-    const built = new Map<number, string>();
+    const built = new Map<number, Buffer>();
     for (const r of rows) {
       // presentBounty builds the answer field by field in bountyAnswer's order from typed rows,
       // so this is the JSON z.encode(bountyAnswer, …) would give (search.test.ts checks every
       // bounty of its data on both drivers); encoding it again cost ~60 µs a bounty of ten
       // claims, a sixth of a search whose bounties were not kept (decision 0028).
-      const json = JSON.stringify(presentBounty(r, rounds.get(r.id) ?? []));
+      const json = ownBytes(JSON.stringify(presentBounty(r, rounds.get(r.id) ?? [])));
       built.set(r.id, json);
       if ((this.bountyChangedAt.get(r.id) ?? 0) <= since)
         this.itemCache.set(String(r.id), json, mark);

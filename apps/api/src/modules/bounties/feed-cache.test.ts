@@ -243,8 +243,8 @@ describe('POST /bounty/search with the feed cache on', () => {
     // Built anew, every bounty from the database (nothing kept): the same answer.
     t.root.services.bounties.feedChanged();
     const fresh = await t.root.services.bounties.search({ term: '' });
-    expect(direct.json).toBe(fresh.json);
-    expect(res.json()).toEqual(JSON.parse(fresh.json));
+    expect(direct.json.toString()).toBe(fresh.json.toString());
+    expect(res.json()).toEqual(JSON.parse(fresh.json.toString()));
     expect(res.headers[NEXT_CURSOR_HEADER]).toBe(fresh.nextCursor);
     const next = await search({ term: '', cursor: res.headers[NEXT_CURSOR_HEADER] });
     expect(next.json()).toHaveLength(2);

@@ -15,7 +15,8 @@ import { spreadTtl } from '../../lib/spread-ttl';
 import type { CompressedOnce } from '../../plugins/compress';
 
 export interface FeedPage {
-  json: string;
+  /** The JSON the route sends: text, or its UTF-8 bytes (searches, decision 0029). */
+  json: string | Buffer;
   nextCursor: string | null;
   /** The page compressed for browsers, made by the first answer that needs it. */
   compressed?: CompressedOnce;
