@@ -87,14 +87,15 @@ export function decodeSearchCursor(value: string | undefined): SearchCursor | un
 const PAGES_CONTROL = 'pages';
 const BOUNTY_TOPIC = bountyTopic(0).slice(0, -1);
 
-/**
- * A bounty or claim page as sent: JSON (compressed once per encoding) and whether every viewer
- * sees it.
- */
+/** A search's answer is its bounties' kept bytes between these (decision 0029). */
 const OPEN_BRACKET = Buffer.from('[');
 const COMMA = Buffer.from(',');
 const CLOSE_BRACKET = Buffer.from(']');
 
+/**
+ * A bounty or claim page as sent: JSON (compressed once per encoding) and whether every viewer
+ * sees it.
+ */
 export interface BountyPage {
   compressed: CompressedOnce;
   everyone: boolean;
