@@ -12,6 +12,7 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ownBytes } from '../lib/own-bytes';
 
 export type Encoding = 'br' | 'gzip';
 
@@ -56,16 +57,6 @@ export function compress(body: Buffer | string, encoding: Encoding): Promise<Buf
         },
       })
     : gzip(input, { level: 6 });
-}
-
-/**
- * `text` as UTF-8 in a buffer of its own: Buffer.from puts short texts in shared 8 KB slabs, and
- * one kept page would hold its whole slab after the pages beside it are dropped.
- */
-export function ownBytes(text: string): Buffer {
-  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-  bytes.write(text, 'utf8');
-  return bytes;
 }
 
 /**

@@ -31,7 +31,8 @@ import { searchBounties, type SearchCursor, type SearchRow } from './search.repo
 import * as votesRepo from './votes.repository';
 import { groupRounds, presentBounty, presentClaim } from './bounties.present';
 import type { FeedCache, FeedPage } from './feed-cache';
-import { CompressedOnce, ownBytes } from '../../plugins/compress';
+import { CompressedOnce } from '../../plugins/compress';
+import { ownBytes } from '../../lib/own-bytes';
 import { creditSilver, debitSilver } from '../billing/silver.service';
 import { recordEarnings, reverseClaimEarnings, silverValueMicros } from '../payouts/ledger.service';
 import { isUniqueViolation } from '../../db/errors';
