@@ -675,8 +675,14 @@ interface EndpointResult {
   product?: Measure;
   floor?: Measure;
   ratio?: number;
-  /** Product req/s over the bare floor's (one primary-key SELECT, no session). */
+  /**
+   * Product req/s over the bare floor's (one primary-key SELECT, no session): the mean of the
+   * bare runs just before and just after this endpoint's on PostgreSQL (`bareAround`), else the
+   * phase's one bare run.
+   */
   bareRatio?: number;
+  /** The bare floor's req/s measured just before and just after this endpoint's product run. */
+  bareAround?: [number, number];
   sameJson?: boolean;
   /** Status of the product's answer to the fixed sample request. */
   sampleStatus?: number;
@@ -686,8 +692,12 @@ interface PhaseResult {
   claims: number;
   bounties: number;
   endpoints: EndpointResult[];
-  /** The bare floor: GET /bare/:id on the floor server (one primary-key SELECT, ~340 B). */
+  /**
+   * The bare floor: GET /bare/:id on the floor server (one primary-key SELECT, ~340 B). On
+   * PostgreSQL the run before the first endpoint; `bareRuns` has every run of the phase.
+   */
   bare?: Measure;
+  bareRuns?: Measure[];
   voteCheck?: VoteCheck;
 }
 
@@ -757,58 +767,88 @@ async function runPhase(target: Target): Promise<PhaseResult> {
       Number(a.some((i) => eps[i]!.name === 'vote')) -
       Number(b.some((i) => eps[i]!.name === 'vote')),
   );
-  for (const [envKey, indexes] of ordered) {
-    const extraEnv = JSON.parse(envKey) as Record<string, string>;
-    const product = await startServer('product', target.url, target.dataDir, extraEnv);
-    try {
-      const routes = await productRoutes(product);
-      const productSamples = await fetchSamples(
-        product,
-        fx,
-        indexes.map((i) => eps[i]!).filter((e) => routes.has(`${e.method} ${e.route}`)),
-      );
-      for (const i of indexes) {
-        const ep = eps[i]!;
-        const res = results[i]!;
-        if (!routes.has(`${ep.method} ${ep.route}`)) {
-          res.skipped = `${ep.method} ${ep.route} is not on main yet`;
-          log(`skip ${ep.label}: ${res.skipped}`);
-          continue;
-        }
-        if (ep.name === 'vote' && fx.activeClaims.length === 0) {
-          res.skipped = 'no claim in an active round';
-          log(`skip ${ep.label}: ${res.skipped}`);
-          continue;
-        }
-        res.product = await measure(product, ep, fx);
-        log(
-          `product ${ep.label}: ${res.product.rps} req/s, p50 ${res.product.p50} ms, p99 ${res.product.p99} ms, ` +
-            `non-2xx ${res.product.non2xx}, peak RSS ${res.product.peakRssMb} MB, CPU ${res.product.cpuMsPerRequest} ms/req` +
-            firstPassText(res.product),
+  // The bare floor is measured right before and right after each endpoint's product run, from
+  // a floor server kept up beside the product (idle while the product is measured), so a
+  // ratio compares runs seconds apart: this shared machine's speed moves by half within an
+  // hour. PGlite opens in one process at a time: there it is measured once, after.
+  const sideBySide = target.kind !== 'pglite';
+  const bareServer = sideBySide
+    ? await startServer('floor', target.url, target.dataDir)
+    : undefined;
+  const bareRuns: Measure[] = [];
+  const measureBare = async (): Promise<Measure> => {
+    const m = await measure(bareServer!, BARE, fx);
+    bareRuns.push(m);
+    log(`bare floor: ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms`);
+    return m;
+  };
+  try {
+    let bareBefore = bareServer ? await measureBare() : undefined;
+    for (const [envKey, indexes] of ordered) {
+      const extraEnv = JSON.parse(envKey) as Record<string, string>;
+      const product = await startServer('product', target.url, target.dataDir, extraEnv);
+      try {
+        const routes = await productRoutes(product);
+        const productSamples = await fetchSamples(
+          product,
+          fx,
+          indexes.map((i) => eps[i]!).filter((e) => routes.has(`${e.method} ${e.route}`)),
         );
-        res.sampleStatus = (productSamples[ep.name] as { status?: number } | undefined)?.status;
-        if (ep.sample)
-          res.sameJson = same(
-            (productSamples[ep.name] as { body: unknown }).body,
-            (floorSamples[ep.name] as { body: unknown }).body,
+        for (const i of indexes) {
+          const ep = eps[i]!;
+          const res = results[i]!;
+          if (!routes.has(`${ep.method} ${ep.route}`)) {
+            res.skipped = `${ep.method} ${ep.route} is not on main yet`;
+            log(`skip ${ep.label}: ${res.skipped}`);
+            continue;
+          }
+          if (ep.name === 'vote' && fx.activeClaims.length === 0) {
+            res.skipped = 'no claim in an active round';
+            log(`skip ${ep.label}: ${res.skipped}`);
+            continue;
+          }
+          res.product = await measure(product, ep, fx);
+          if (bareBefore) {
+            const after = await measureBare();
+            res.bareAround = [bareBefore.rps, after.rps];
+            bareBefore = after;
+          }
+          log(
+            `product ${ep.label}: ${res.product.rps} req/s, p50 ${res.product.p50} ms, p99 ${res.product.p99} ms, ` +
+              `non-2xx ${res.product.non2xx}, peak RSS ${res.product.peakRssMb} MB, CPU ${res.product.cpuMsPerRequest} ms/req` +
+              firstPassText(res.product),
           );
+          res.sampleStatus = (productSamples[ep.name] as { status?: number } | undefined)?.status;
+          if (ep.sample)
+            res.sameJson = same(
+              (productSamples[ep.name] as { body: unknown }).body,
+              (floorSamples[ep.name] as { body: unknown }).body,
+            );
+        }
+      } finally {
+        await product.stop();
       }
-    } finally {
-      await product.stop();
     }
+  } catch (err) {
+    await bareServer?.stop();
+    throw err;
   }
 
-  const floor = await startServer('floor', target.url, target.dataDir);
-  let bare: Measure | undefined;
+  const floor = bareServer ?? (await startServer('floor', target.url, target.dataDir));
+  let bare: Measure | undefined = bareRuns[0];
   try {
-    bare = await measure(floor, BARE, fx);
-    log(`bare floor: ${bare.rps} req/s, p50 ${bare.p50} ms, p99 ${bare.p99} ms`);
+    if (!bare) {
+      bare = await measure(floor, BARE, fx);
+      bareRuns.push(bare);
+      log(`bare floor: ${bare.rps} req/s, p50 ${bare.p50} ms, p99 ${bare.p99} ms`);
+    }
     for (const [i, ep] of eps.entries()) {
       const res = results[i]!;
       if (res.skipped) continue;
       res.floor = await measure(floor, ep, fx);
       res.ratio = Math.round((res.product!.rps / Math.max(1, res.floor.rps)) * 100) / 100;
-      res.bareRatio = Math.round((res.product!.rps / Math.max(1, bare.rps)) * 100) / 100;
+      const bareRps = res.bareAround ? (res.bareAround[0] + res.bareAround[1]) / 2 : bare.rps;
+      res.bareRatio = Math.round((res.product!.rps / Math.max(1, bareRps)) * 100) / 100;
       log(
         `floor   ${ep.label}: ${res.floor.rps} req/s, p50 ${res.floor.p50} ms, p99 ${res.floor.p99} ms, ` +
           `CPU ${res.floor.cpuMsPerRequest} ms/req → ratio ${res.ratio}` +
@@ -819,7 +859,7 @@ async function runPhase(target: Target): Promise<PhaseResult> {
     await floor.stop();
   }
 
-  const phase: PhaseResult = { ...counts, endpoints: results, bare };
+  const phase: PhaseResult = { ...counts, endpoints: results, bare, bareRuns };
   if (results.some((r) => r.name === 'vote' && r.product)) {
     phase.voteCheck = await withDb(target, (q) => checkVotes(q));
     log(
@@ -940,18 +980,18 @@ function markdown(report: {
         '',
       );
       lines.push(
-        '| endpoint | req/s | p50 ms | p99 ms | floor req/s | floor p50 | floor p99 | ratio | × bare | peak RSS MB | floor RSS MB | DB PSS MB | CPU ms/req | floor CPU ms/req | non-2xx | same JSON |',
-        '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+        '| endpoint | req/s | p50 ms | p99 ms | floor req/s | floor p50 | floor p99 | ratio | bare req/s | × bare | peak RSS MB | floor RSS MB | DB PSS MB | CPU ms/req | floor CPU ms/req | non-2xx | same JSON |',
+        '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
       );
       for (const e of phase.endpoints) {
         if (e.skipped) {
-          lines.push(`| ${e.label} | skipped: ${e.skipped} |||||||||||||||`);
+          lines.push(`| ${e.label} | skipped: ${e.skipped} ||||||||||||||||`);
           continue;
         }
         const p = e.product!;
         const f = e.floor;
         lines.push(
-          `| ${e.label} | ${p.rps} | ${fmt(p.p50)} | ${fmt(p.p99)} | ${fmt(f?.rps)} | ${fmt(f?.p50)} | ${fmt(f?.p99)} | ${fmt(e.ratio, 2)} | ${fmt(e.bareRatio, 2)} | ${fmt(p.peakRssMb)} | ${fmt(f?.peakRssMb)} | ${fmt(p.dbPssMb)} | ${fmt(p.cpuMsPerRequest, 2)} | ${fmt(f?.cpuMsPerRequest, 2)} | ${p.non2xx} | ${e.sameJson === undefined ? '–' : e.sameJson ? 'yes' : 'NO'} |`,
+          `| ${e.label} | ${p.rps} | ${fmt(p.p50)} | ${fmt(p.p99)} | ${fmt(f?.rps)} | ${fmt(f?.p50)} | ${fmt(f?.p99)} | ${fmt(e.ratio, 2)} | ${e.bareAround ? `${e.bareAround[0]} / ${e.bareAround[1]}` : fmt(phase.bare?.rps)} | ${fmt(e.bareRatio, 2)} | ${fmt(p.peakRssMb)} | ${fmt(f?.peakRssMb)} | ${fmt(p.dbPssMb)} | ${fmt(p.cpuMsPerRequest, 2)} | ${fmt(f?.cpuMsPerRequest, 2)} | ${p.non2xx} | ${e.sameJson === undefined ? '–' : e.sameJson ? 'yes' : 'NO'} |`,
         );
       }
       const passes = phase.endpoints.filter((e) => e.product?.firstPass);
@@ -972,7 +1012,10 @@ function markdown(report: {
         lines.push(
           '',
           `Bare floor (the floor server's GET /bare/:id: one primary-key SELECT answered as ~340 B of JSON, no session): ` +
-            `${phase.bare.rps} req/s, p50 ${fmt(phase.bare.p50)} ms, p99 ${fmt(phase.bare.p99)} ms. ` +
+            ((phase.bareRuns?.length ?? 0) > 1
+              ? `measured right before and right after each endpoint's product run (the "bare req/s" column; "× bare" is over their mean), ` +
+                `${phase.bareRuns!.map((b) => b.rps).join(', ')} req/s in turn; the first run p50 ${fmt(phase.bare.p50)} ms, p99 ${fmt(phase.bare.p99)} ms. `
+              : `${phase.bare.rps} req/s, p50 ${fmt(phase.bare.p50)} ms, p99 ${fmt(phase.bare.p99)} ms. `) +
             `"ratio" is the product over the floor running its own SQL; "× bare" over the bare floor. ` +
             `Reads carry a member's token (a different member each request).`,
         );
