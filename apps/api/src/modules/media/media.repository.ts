@@ -24,6 +24,21 @@ export async function updateMedia(
   await db.update(media).set(patch).where(eq(media.key, key));
 }
 
+/** A video's size while it is still processing; the row after, or undefined when it was not. */
+export async function setProcessingSize(
+  db: DbOrTx,
+  key: string,
+  width: number,
+  height: number,
+): Promise<MediaRow | undefined> {
+  const [row] = await db
+    .update(media)
+    .set({ width, height })
+    .where(and(eq(media.key, key), eq(media.status, 'processing')))
+    .returning();
+  return row;
+}
+
 export async function deleteMediaRow(db: DbOrTx, key: string): Promise<void> {
   await db.delete(media).where(eq(media.key, key));
 }
