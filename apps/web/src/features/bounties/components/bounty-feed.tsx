@@ -9,7 +9,7 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { memo, useDeferredValue, useEffect, useRef } from 'react';
+import { memo, startTransition, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { ClaimGrid } from '../../../components/media/media-view';
 import { useBountyFeed } from '../api/search-bounties';
@@ -94,12 +94,67 @@ export function BountyFeed({
   onFirstScreen?: boolean;
 }) {
   const feed = useBountyFeed(term, excludeId, claimId);
-  const sentinel = useRef<HTMLDivElement>(null);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = feed;
   // Up to a hundred tiles a page: they render as a transition (in slices, leaving the main
   // thread free between them), after the answer arrives, rather than in one long task.
   const data = useDeferredValue(feed.data);
 
+  if (feed.isPending || !data)
+    return (
+      <Box sx={{ display: 'flex', justifyContent: 'center', py: 6 }}>
+        <CircularProgress aria-label="Loading bounties" />
+      </Box>
+    );
+  const pages = data.pages;
+  const failed = pages.find((p) => p.status !== 200);
+  const bounties = pages.flatMap((p) => (p.status === 200 ? p.data : []));
+  return (
+    <FeedCards
+      bounties={bounties}
+      onFirstScreen={onFirstScreen}
+      failed={failed?.status}
+      term={term}
+      excludeId={excludeId}
+      hasNextPage={hasNextPage}
+      isFetchingNextPage={isFetchingNextPage}
+      fetchNextPage={fetchNextPage}
+    />
+  );
+}
+
+/** Cards added to the page per commit (see FeedCards). */
+const CARDS_PER_STEP = 2;
+
+function FeedCards({
+  bounties,
+  onFirstScreen,
+  failed,
+  term,
+  excludeId,
+  hasNextPage,
+  isFetchingNextPage,
+  fetchNextPage,
+}: {
+  bounties: Bounty[];
+  onFirstScreen: boolean;
+  failed: number | undefined;
+  term: string;
+  excludeId?: number;
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => Promise<unknown>;
+}) {
+  // A page's cards reach the page CARDS_PER_STEP at a time, each step a transition after the
+  // last one's commit: a commit (DOM, styles) cannot be sliced, and ten cards of up to twelve
+  // tiles in one made the longest task of a phone's first load.
+  const [shown, setShown] = useState(CARDS_PER_STEP);
+  const all = shown >= bounties.length;
+  useEffect(() => {
+    if (!all) startTransition(() => setShown((n) => n + CARDS_PER_STEP));
+  }, [all, shown]);
+
+  // The next page loads when the end of the feed comes near, once every card is on the page.
+  const sentinel = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = sentinel.current;
     if (!el || !hasNextPage || typeof IntersectionObserver === 'undefined') return;
@@ -111,30 +166,19 @@ export function BountyFeed({
     );
     observer.observe(el);
     return () => observer.disconnect();
-    // `data`: the sentinel mounts with the deferred render.
-  }, [data, hasNextPage, isFetchingNextPage, fetchNextPage]);
-
-  if (feed.isPending || !data)
-    return (
-      <Box sx={{ display: 'flex', justifyContent: 'center', py: 6 }}>
-        <CircularProgress aria-label="Loading bounties" />
-      </Box>
-    );
-  const pages = data.pages;
-  const failed = pages.find((p) => p.status !== 200);
-  const bounties = pages.flatMap((p) => (p.status === 200 ? p.data : []));
+  }, [all, hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }} data-testid="bounty-feed">
-      {bounties.map((b, i) => (
+      {bounties.slice(0, shown).map((b, i) => (
         <BountyCard key={b.bountyId} bounty={b} first={onFirstScreen && i === 0} />
       ))}
-      {failed && (
+      {failed !== undefined && (
         <Alert severity="error" data-testid="feed-error">
-          {API_MSG.feedError(failed.status)}
+          {API_MSG.feedError(failed)}
         </Alert>
       )}
-      {!failed && bounties.length === 0 && (
+      {failed === undefined && bounties.length === 0 && (
         <Typography color="text.secondary" sx={{ textAlign: 'center', py: 4 }}>
           {term
             ? `No bounties match “${term}”.`
@@ -143,8 +187,8 @@ export function BountyFeed({
               : 'No bounties yet.'}
         </Typography>
       )}
-      <div ref={sentinel} />
-      {hasNextPage && (
+      {all && <div ref={sentinel} />}
+      {hasNextPage && all && (
         <Box sx={{ display: 'flex', justifyContent: 'center' }}>
           <Button
             color="secondary"
