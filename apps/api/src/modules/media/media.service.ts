@@ -66,6 +66,11 @@ import {
 } from './media.repository';
 
 export const VIDEO_PREVIEW_JOB = 'media.video-preview';
+
+/** Every public object a media key may have (`{key}-f.webp`, `{key}-t.webp`, `{key}-p.mp4`). */
+function derivedNames(key: string): string[] {
+  return Object.values(MEDIA_SUFFIX).map((s) => `${key}${s}`);
+}
 export const SWEEP_JOB = 'media.sweep';
 
 /** A stored object's media key: `originals/{key}`, `{key}-f.webp`, `{key}-t.webp`, `{key}-p.mp4`. */
@@ -352,13 +357,7 @@ export class MediaService {
       if (inserted) await deleteMediaRow(ctx.db, key).catch(() => undefined);
       if (stored) {
         await rt.storage.delete([originalName(key)], 'private').catch(() => undefined);
-        if (inserted)
-          await rt.storage
-            .delete(
-              Object.values(MEDIA_SUFFIX).map((s) => `${key}${s}`),
-              'public',
-            )
-            .catch(() => undefined);
+        if (inserted) await rt.storage.delete(derivedNames(key), 'public').catch(() => undefined);
       }
       throw err;
     } finally {
@@ -455,7 +454,7 @@ export class MediaService {
     const row = await getMedia(this.ctx, key);
     if (!row) return;
     const { storage } = this.rt;
-    const derived = Object.values(MEDIA_SUFFIX).map((s) => `${key}${s}`);
+    const derived = derivedNames(key);
     // The row first: files without a row are swept later, a row without its files never is.
     await deleteMediaRow(this.ctx.db, key);
     await storage.delete(derived, row.visibility as Visibility);

@@ -415,11 +415,15 @@ describe('POST /media/video', () => {
       const { key } = res.json();
       expect(key).toMatch(VIDEO_KEY);
       const before = await t.app.inject({ method: 'GET', url: `/media/${key}/status` });
+      const [ow, oh] = size.split('x').map(Number);
+      // The original's size (ffprobe's, read after the job was queued) until the preview's.
       expect(before.json()).toMatchObject({
         key,
         kind: 'video',
         status: 'processing',
         error: null,
+        width: ow,
+        height: oh,
       });
       expect(fs.existsSync(path.join(publicDir(), `${key}-p.mp4`))).toBe(false);
 
