@@ -25,7 +25,7 @@ import { createDatabase, runMigrations, type DatabaseHandle } from '../src/db/cl
 import { openEmbeddedPostgres } from '../src/db/embedded-postgres';
 import {
   activeClaimIds,
-  addRoundBounties,
+  roundBounties,
   addVoters,
   checkVotes,
   sampleIds,
@@ -702,12 +702,8 @@ interface PhaseResult {
 }
 
 /** The 5 rounds × 50 claims bounties: added with the first phase, kept for the next. */
-async function roundBountiesOf(q: RawDb): Promise<number[]> {
-  const have = await q.query<{ id: number }>(
-    `select id from bounties where title like 'Five rounds of sunset light %' order by id`,
-  );
-  if (have.length > 0) return have.map((r) => r.id);
-  return addRoundBounties(q, smoke ? 2 : 8);
+function roundBountiesOf(q: RawDb): Promise<number[]> {
+  return roundBounties(q, smoke ? 2 : 8);
 }
 
 const BARE: Endpoint = {

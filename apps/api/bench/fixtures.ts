@@ -254,6 +254,15 @@ export async function checkVotes(q: RawDb): Promise<VoteCheck> {
   };
 }
 
+/** The bench's 5 rounds × 50 claims bounties: those already in the database, else `count` new. */
+export async function roundBounties(q: RawDb, count: number): Promise<number[]> {
+  const have = await q.query<{ id: number }>(
+    `select id from bounties where title like 'Five rounds of sunset light %' order by id`,
+  );
+  if (have.length > 0) return have.map((r) => r.id);
+  return addRoundBounties(q, count);
+}
+
 /**
  * `count` bounties of the heavy shape: `rounds` rounds (all ended but the last, which runs
  * for a week) of `perRound` claims each, by the generated hunters and on their media.

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:profile -- --endpoint user|vote|feed|feed-term|feed-words|feed-pairs|claim|bounty
+ * `npm run bench:profile -- --endpoint user|vote|feed|feed-term|feed-words|feed-pairs|claim|bounty|bounty-rounds
  *   [--seconds S] [--server floor]`
  *
  * CPU profile of the product under load: starts the API (node --cpu-prof) on the database of
@@ -22,6 +22,7 @@ import {
   activeClaimIds,
   addVoters,
   oneWordTerms,
+  roundBounties,
   sampleIds,
   SEARCH_TERM,
   twoWordTerms,
@@ -57,6 +58,7 @@ const bountyIds = await sampleIds(q, 'bounties', 2000);
 const active = await activeClaimIds(q, 2000);
 const words = await oneWordTerms(q);
 const pairs = await twoWordTerms(q, 40_000);
+const roundIds = args.endpoint === 'bounty-rounds' ? await roundBounties(q, 8) : [];
 await q.release();
 await handle.close();
 
@@ -89,6 +91,15 @@ const requests: Record<string, Request> = {
     setupRequest: (r) => ({
       ...r,
       path: `/bounty/${next(bountyIds)}`,
+      headers: { authorization: `Bearer ${next(voters).token}` },
+    }),
+  },
+  // The bounty page of 5 rounds × 50 claims (~90 KB), as in `npm run bench`.
+  'bounty-rounds': {
+    method: 'GET',
+    setupRequest: (r) => ({
+      ...r,
+      path: `/bounty/${next(roundIds)}`,
       headers: { authorization: `Bearer ${next(voters).token}` },
     }),
   },
