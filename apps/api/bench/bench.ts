@@ -701,11 +701,6 @@ interface PhaseResult {
   voteCheck?: VoteCheck;
 }
 
-/** The 5 rounds × 50 claims bounties: added with the first phase, kept for the next. */
-function roundBountiesOf(q: RawDb): Promise<number[]> {
-  return roundBounties(q, smoke ? 2 : 8);
-}
-
 const BARE: Endpoint = {
   name: 'bare',
   label: 'bare floor: one primary-key SELECT',
@@ -729,7 +724,8 @@ async function runPhase(target: Target): Promise<PhaseResult> {
     bountyIds: await sampleIds(q, 'bounties', 2000),
     claimIds: await sampleIds(q, 'claims', 5000),
     activeClaims: await activeClaimIds(q, 2000),
-    roundBounties: await roundBountiesOf(q),
+    // The 5 rounds × 50 claims bounties: added with the first phase, kept for the next.
+    roundBounties: await roundBounties(q, smoke ? 2 : 8),
     voters: { product: await addVoters(q, opts.voters), floor: await addVoters(q, opts.voters) },
     oneWordTerms: await oneWordTerms(q),
     twoWordTerms: await twoWordTerms(q, 40_000),
