@@ -32,6 +32,7 @@ import { RenewalService } from './modules/billing/renewal.service';
 import { bountiesJobs } from './modules/bounties/bounties.jobs';
 import { BountiesService, type BountyPage } from './modules/bounties/bounties.service';
 import { FeedCache } from './modules/bounties/feed-cache';
+import { ItemStore } from './modules/bounties/item-store';
 import { identityJobs } from './modules/identity/identity.jobs';
 import { IdentityService } from './modules/identity/identity.service';
 import { mediaJobs } from './modules/media/media.jobs';
@@ -84,6 +85,9 @@ export interface Root {
   gateway: PaymentGateway;
   rateLimiter: RateLimiter;
   feedCache: FeedCache;
+  /** Bounties as searches show them: as JSON (decision 0024), deflated behind (decision 0030). */
+  itemCache: FeedCache<Buffer>;
+  itemStore: ItemStore;
   services: Services;
   /** Every background job of every feature, bound to this root's services. */
   jobDefinitions: JobDefinition[];
@@ -101,8 +105,9 @@ function createServices(
     pageCache: FeedCache<BountyPage>;
     /** Claim pages as the public sees them (decision 0021). */
     claimCache: FeedCache<BountyPage>;
-    /** Bounties as searches show them (decision 0024). */
+    /** Bounties as searches show them (decision 0024), and deflated behind it (decision 0030). */
     itemCache: FeedCache<Buffer>;
+    itemStore: ItemStore;
     cipher: FieldCipher;
     payoutProvider: PayoutProvider;
     bus: EventBus;
@@ -131,7 +136,12 @@ function createServices(
   const bounties = new BountiesService(
     ctx,
     parts.feedCache,
-    { bounties: parts.pageCache, claims: parts.claimCache, items: parts.itemCache },
+    {
+      bounties: parts.pageCache,
+      claims: parts.claimCache,
+      items: parts.itemCache,
+      itemStore: parts.itemStore,
+    },
     live,
     notifications,
   );
@@ -212,6 +222,11 @@ export function createRoot(parts: RootParts): Root {
   // Up to 8,192 bounties as searches show them, as UTF-8 JSON (~4 KB with ten claims;
   // decisions 0024, 0029).
   const itemCache = new FeedCache<Buffer>(config.PAGE_CACHE_MS, 8192, undefined, true);
+  // Behind it, every bounty built, deflated (~650 bytes each; decision 0030). Off with the pages.
+  const itemStore = new ItemStore(
+    config.PAGE_CACHE_MS > 0 ? config.ITEM_STORE_MB * 1024 * 1024 : 0,
+    config.ITEM_STORE_MS,
+  );
   const cipher = parts.cipher ?? loadFieldCipher(config, (m) => log.warn(m));
   const rateLimiter =
     parts.rateLimiter ?? new RateLimiter(new MemoryRateStore(clock), config.rateLimitAllow);
@@ -224,6 +239,7 @@ export function createRoot(parts: RootParts): Root {
     pageCache,
     claimCache,
     itemCache,
+    itemStore,
     cipher,
     payoutProvider,
     bus,
@@ -246,6 +262,8 @@ export function createRoot(parts: RootParts): Root {
     gateway,
     rateLimiter,
     feedCache,
+    itemCache,
+    itemStore,
     services,
     jobDefinitions,
   };

@@ -123,6 +123,16 @@ const envSchema = z.object({
    */
   PAGE_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /**
+   * Bounties as searches show them are also kept deflated, up to this many MB per instance
+   * (0: off; decision 0030), so a new search term rarely builds bounties again.
+   */
+  ITEM_STORE_MB: z.coerce.number().int().min(0).max(4096).default(32),
+  /**
+   * How long such a kept bounty is answered: every change it shows drops it at once on every
+   * instance, so, like PAGE_CACHE_MS, this bounds only a lost message between instances.
+   */
+  ITEM_STORE_MS: z.coerce.number().int().min(0).max(3_600_000).default(300_000),
+  /**
    * Stored media objects that no media row names are deleted once older than this (kill -9
    * between writing files and recording the row); videos still processing after it get their
    * job queued again. Longer than any upload takes.

@@ -31,6 +31,7 @@ import { searchBounties, type SearchCursor, type SearchRow } from './search.repo
 import * as votesRepo from './votes.repository';
 import { groupRounds, presentBounty, presentClaim } from './bounties.present';
 import type { FeedCache, FeedPage } from './feed-cache';
+import type { ItemStore } from './item-store';
 import { CompressedOnce } from '../../plugins/compress';
 import { ownBytes } from '../../lib/own-bytes';
 import { creditSilver, debitSilver } from '../billing/silver.service';
@@ -84,8 +85,18 @@ export function decodeSearchCursor(value: string | undefined): SearchCursor | un
   return c && { c: c.c, i: c.i, ...(c.r !== undefined ? { r: c.r } : {}) };
 }
 
-/** The control message (LiveService.control) that clears every instance's feed and pages. */
+/** The control message (LiveService.control) that clears every instance's feed and pages (all, or some bounties'). */
 const PAGES_CONTROL = 'pages';
+/** More bounties changed at once than this (rounds closed after a stop): everything is dropped. */
+const CHANGED_BOUNTIES_MAX = 1000;
+
+/** The bounties a "pages" message names, or null when it drops everything. */
+function changedBounties(data: unknown): number[] | null {
+  const ids = (data as { bounties?: unknown } | null)?.bounties;
+  return Array.isArray(ids) && ids.every((id) => Number.isSafeInteger(id))
+    ? (ids as number[])
+    : null;
+}
 const BOUNTY_TOPIC = bountyTopic(0).slice(0, -1);
 
 /** A search's answer is its bounties' kept bytes between these (decision 0029). */
@@ -115,6 +126,8 @@ export class BountiesService {
       claims: FeedCache<BountyPage>;
       /** Bounties as searches show them, as JSON (decision 0024). */
       items: FeedCache<Buffer>;
+      /** Every bounty built for searches, deflated (decision 0030). */
+      itemStore: ItemStore;
     },
     private readonly live: LiveService,
     private readonly notifications: NotificationsService,
@@ -123,10 +136,20 @@ export class BountiesService {
     this.pageCache = caches.bounties;
     this.claimCache = caches.claims;
     this.itemCache = caches.items;
+    this.itemStore = caches.itemStore;
     // Every instance drops what another instance changed (decision 0021): a bounty's page on
-    // any event of the bounty (a tally after votes, a claim), everything on a "pages" message
-    // (bounties posted, rounds, hides, suspensions), everything when the bus lost messages.
-    live.onControl(PAGES_CONTROL, { on: () => this.clearPages(), gap: () => this.clearPages() });
+    // any event of the bounty (a tally after votes, a claim); on a "pages" message, the feed and
+    // the bounties it names (posted, a claim, a round opened or closed: decision 0030), or
+    // everything when it names none (hides, suspensions, cards); everything when the bus lost
+    // messages.
+    live.onControl(PAGES_CONTROL, {
+      on: (data) => {
+        const ids = changedBounties(data);
+        if (ids) this.dropBounties(ids);
+        else this.clearPages();
+      },
+      gap: () => this.clearPages(),
+    });
     live.onEvents((events) => {
       for (const e of events) {
         const id = e.topic?.startsWith(BOUNTY_TOPIC) ? e.topic.slice(BOUNTY_TOPIC.length) : null;
@@ -141,6 +164,8 @@ export class BountiesService {
   private readonly claimCache: FeedCache<BountyPage>;
   /** Each bounty as the feed and searches show it, as JSON (decision 0024). */
   private readonly itemCache: FeedCache<Buffer>;
+  /** Behind it, each bounty built, deflated, dropped exactly when it is (decision 0030). */
+  private readonly itemStore: ItemStore;
 
   /**
    * When each bounty last changed (a vote, a claim), as a count of such changes: a claim's
@@ -154,6 +179,7 @@ export class BountiesService {
   private bountyChanged(bountyId: number): void {
     this.pageCache.delete(`b:${bountyId}`);
     this.itemCache.delete(String(bountyId));
+    this.itemStore.delete(bountyId);
     if (this.bountyChangedAt.size >= 100_000) this.clearPages();
     this.bountyChangedAt.set(bountyId, ++this.changes);
   }
@@ -291,7 +317,7 @@ export class BountiesService {
       return bounty.id;
     });
     if (input.amount > 0) this.usersChanged([actor.userId]);
-    this.pagesChanged();
+    this.bountiesChanged([id]);
     return this.get(id, { userId: actor.userId, admin: false });
   }
 
@@ -402,6 +428,14 @@ export class BountiesService {
       this.itemCache.rebuild(again, async (keys) => {
         await this.buildItems(page.filter((r) => keys.includes(String(r.id))));
       });
+    // Not held as JSON any more: inflated from the store for this answer only (held as JSON
+    // again, the bounties that come and go would promote entries that soon die to the old
+    // generation, and GC pauses would follow).
+    page.forEach((r, i) => {
+      if (kept[i]) return;
+      const json = this.itemStore.get(r.id);
+      if (json) kept[i] = Promise.resolve(json);
+    });
     const missing = page.filter((_r, i) => !kept[i]);
     const built = missing.length > 0 ? await this.buildItems(missing) : new Map<number, Buffer>();
     const items = await Promise.all(page.map((r, i) => kept[i] ?? built.get(r.id)!));
@@ -421,6 +455,7 @@ export class BountiesService {
    */
   private async buildItems(rows: SearchRow[]): Promise<Map<number, Buffer>> {
     const mark = this.itemCache.mark();
+    const stored = this.itemStore.mark();
     const since = this.changes;
     const rounds = groupRounds(
       await claimsRepo.roundsWithClaims(
@@ -437,8 +472,10 @@ export class BountiesService {
       // claims, a sixth of a search whose bounties were not kept (decision 0028).
       const json = ownBytes(JSON.stringify(presentBounty(r, rounds.get(r.id) ?? [])));
       built.set(r.id, json);
-      if ((this.bountyChangedAt.get(r.id) ?? 0) <= since)
+      if ((this.bountyChangedAt.get(r.id) ?? 0) <= since) {
         this.itemCache.set(String(r.id), json, mark);
+        this.itemStore.set(r.id, json, stored);
+      }
     }
     return built;
   }
@@ -485,7 +522,7 @@ export class BountiesService {
       });
     });
     if (input.amount > 0) this.usersChanged([actor.userId]);
-    this.pagesChanged();
+    this.bountiesChanged([bountyId]);
     return this.get(bountyId, { userId: actor.userId, admin: false });
   }
 
@@ -532,7 +569,7 @@ export class BountiesService {
       ]);
       return { id: claim.id, events, bounty };
     });
-    this.pagesChanged();
+    this.bountiesChanged([posted.bounty.id]);
     await this.live.wake(posted.events);
     this.tallyChanged(posted.bounty.id, input.roundId);
     if (posted.bounty.userId !== actor.userId) {
@@ -720,11 +757,28 @@ export class BountiesService {
     void this.live.control(PAGES_CONTROL, {});
   }
 
+  /**
+   * What only these bounties show changed (posted, a claim, a round opened or closed): their
+   * pages, their claims' pages and their kept items are built anew, and the feed's pages
+   * (which may list them), here and on every instance; other bounties stay kept (decision 0030).
+   */
+  private bountiesChanged(ids: number[]): void {
+    if (ids.length > CHANGED_BOUNTIES_MAX) return this.pagesChanged();
+    this.dropBounties(ids);
+    void this.live.control(PAGES_CONTROL, { bounties: ids });
+  }
+
+  private dropBounties(ids: number[]): void {
+    this.feedCache.clear();
+    for (const id of ids) this.bountyChanged(id);
+  }
+
   private clearPages(): void {
     this.feedCache.clear();
     this.pageCache.clear();
     this.claimCache.clear();
     this.itemCache.clear();
+    this.itemStore.clear();
     this.bountyChangedAt.clear();
   }
 
@@ -812,6 +866,8 @@ export class BountiesService {
     const notices: Notice[] = [];
     /** Posters whose held silver came back. */
     const refunded: number[] = [];
+    /** Bounties whose rounds closed. */
+    const changed = new Set<number>();
     for (;;) {
       const due = await repo.dueRounds(this.ctx.db, now, batch);
       for (const r of due) {
@@ -820,6 +876,7 @@ export class BountiesService {
           const round = await repo.lockRoundById(tx, r.id);
           if (!round || round.closedAt) return null;
           await repo.closeRound(tx, round.id, now);
+          changed.add(round.bountyId);
           const bounty = await repo.findBounty(tx, round.bountyId, 'no key update');
           if (bounty)
             notices.push({
@@ -902,7 +959,7 @@ export class BountiesService {
     this.usersChanged(refunded);
     await this.notifications.notify(notices);
     if (closed > 0) {
-      this.pagesChanged();
+      this.bountiesChanged([...changed]);
       this.ctx.log.info({ closed, decided }, 'rounds closed');
     }
     return { closed, decided };

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/api';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
 import { activeMember, postBounty, postClaim, voteOn, type Session } from '../../../test/factories';
@@ -513,5 +514,85 @@ describe('POST /bounty/search with the feed cache off: bounties kept as JSON (de
     const second = await ask({ term: 'quokka marmot', limit: 1, cursor });
     expect((second.json() as Item[]).map((b) => b.bountyId)).toEqual([far.bountyId]);
     expect(second.headers[NEXT_CURSOR_HEADER]).toBeUndefined();
+  });
+});
+
+describe('searches: bounties kept deflated behind the JSON, dropped one by one (decision 0030)', () => {
+  let t: TestApp;
+  let member: Session;
+  let hunter: Session;
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: { RL_REGISTER_IP: '1000/3600', FEED_CACHE_MS: '0', PAGE_CACHE_MS: '60000' },
+    });
+    member = await activeMember(t.app, t.db.handle.db, t.clock.now(), 100);
+    hunter = await signUp(t.app, { hunter: true });
+  });
+  afterAll(() => t.close());
+
+  type Item = {
+    bountyId: number;
+    amount: number;
+    status: string;
+    winnerClaimId: number | null;
+    rounds: { claims: { claimId: number }[] }[];
+  };
+  const items = async (term: string): Promise<Map<number, Item>> => {
+    const res = await t.app.inject({ method: 'POST', url: '/bounty/search', payload: { term } });
+    expect(res.statusCode).toBe(200);
+    return new Map((res.json() as Item[]).map((b) => [b.bountyId, b]));
+  };
+  /**
+   * Changed in the database behind the product's back (no event): a search showing the old
+   * amount is one answered from what was kept, the new one from a build.
+   */
+  const setAmountBehindTheBack = (bountyId: number, amount: number) =>
+    t.root.ctx.db.execute(sql`update bounties set amount = ${amount} where id = ${bountyId}`);
+
+  it('answers a bounty the JSON tier dropped from the store, until the bounty changes', async () => {
+    const { bountyId } = await postBounty(t.app, member, { title: 'Albatross lagoon reef' });
+    const first = (await items('albatross')).get(bountyId)!;
+    expect(first.amount).toBe(0);
+    expect(t.root.itemStore.size).toBeGreaterThan(0);
+    await setAmountBehindTheBack(bountyId, 777);
+    // The JSON tier forgets everything (as when full); the store still holds the bounty.
+    t.root.itemCache.clear();
+    expect((await items('albatross lagoon')).get(bountyId)).toEqual(first);
+    // A claim is a change of this bounty: dropped from both tiers, built anew.
+    const claimId = await postClaim(t.app, t.root.ctx.db, hunter, bountyId);
+    const after = (await items('albatross')).get(bountyId)!;
+    expect(after.amount).toBe(777);
+    expect(after.rounds[0]!.claims.map((c) => c.claimId)).toEqual([claimId]);
+  });
+
+  it('a claim, a new bounty or a closed round drops only the bounties it changed', async () => {
+    const short = await postBounty(t.app, member, { title: 'Narwhal fjord', seconds: 2 * 3600 });
+    const other = await postBounty(t.app, member, { title: 'Narwhal glacier' });
+    expect([...(await items('narwhal')).keys()].sort()).toEqual(
+      [short.bountyId, other.bountyId].sort(),
+    );
+    await setAmountBehindTheBack(other.bountyId, 555);
+
+    const claimId = await postClaim(t.app, t.root.ctx.db, hunter, short.bountyId);
+    const newer = await postBounty(t.app, member, { title: 'Narwhal tusk' });
+    let now = await items('narwhal');
+    expect(now.get(short.bountyId)!.rounds[0]!.claims.map((c) => c.claimId)).toEqual([claimId]);
+    expect(now.get(newer.bountyId)).toBeDefined();
+    // The other bounty did not change: still answered as kept.
+    expect(now.get(other.bountyId)!.amount).toBe(0);
+
+    t.clock.advance(3 * 3600 * 1000);
+    expect(await t.root.services.bounties.closeDueRounds()).toEqual({ closed: 1, decided: 1 });
+    now = await items('narwhal');
+    expect(now.get(short.bountyId)).toMatchObject({ status: 'decided', winnerClaimId: claimId });
+    const page = await t.app.inject({ method: 'GET', url: `/bounty/${short.bountyId}` });
+    expect(page.json()).toMatchObject({ status: 'decided', winnerClaimId: claimId });
+    const claimPage = await t.app.inject({ method: 'GET', url: `/claim/${claimId}` });
+    expect(claimPage.statusCode).toBe(200);
+    expect(now.get(other.bountyId)!.amount).toBe(0);
+
+    // What every bounty may show (a hide, a suspension, a new stage name) drops them all.
+    t.root.services.bounties.feedChanged();
+    expect((await items('narwhal')).get(other.bountyId)!.amount).toBe(555);
   });
 });

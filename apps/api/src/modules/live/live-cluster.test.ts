@@ -23,6 +23,7 @@ interface Instance {
   app: FastifyInstance;
   base: string;
   database: DatabaseHandle;
+  root: ReturnType<typeof createRoot>;
   close(): Promise<void>;
 }
 
@@ -52,6 +53,7 @@ async function instance(url: string, bus: 'postgres' | 'redis'): Promise<Instanc
     app,
     base,
     database,
+    root,
     async close() {
       await app.close();
       await root.services.live.close();
@@ -239,6 +241,42 @@ for (const bus of ['postgres', 'redis'] as const) {
         expect(await claimOnB()).toMatchObject({ votes: 2 });
         await voteOnA(claimId, 3);
         expect(await soon(claimOnB, (c) => c.votes === 5)).toMatchObject({ votes: 5 });
+      });
+
+      it("a round closed on A shows in B's kept searches, bounty page and claim page (decision 0030)", async () => {
+        const { bountyId } = await postBounty(a.app, member, { title: 'Ptarmigan tundra dusk' });
+        const claimId = await postClaim(a.app, a.database.db, hunter, bountyId);
+        const searchOnB = () =>
+          b.app
+            .inject({ method: 'POST', url: '/bounty/search', payload: { term: 'ptarmigan' } })
+            .then((r) => (r.json() as { bountyId: number; status: string }[])[0]);
+        const pageOnB = () =>
+          b.app
+            .inject({ method: 'GET', url: `/bounty/${bountyId}` })
+            .then((r) => r.json() as { status: string; winnerClaimId: number | null });
+        const claimOnB = () =>
+          b.app
+            .inject({ method: 'GET', url: `/claim/${claimId}` })
+            .then((r) => r.json() as { round: { endDate: string } });
+        expect(await soon(searchOnB, (x) => x?.bountyId === bountyId)).toMatchObject({
+          status: 'open',
+        });
+        expect((await pageOnB()).status).toBe('open');
+        const endBefore = (await claimOnB()).round.endDate;
+        await a.database.db.execute(
+          sql`update rounds set end_date = now() - interval '1 minute' where bounty_id = ${bountyId}`,
+        );
+        expect(await a.root.services.bounties.closeDueRounds()).toMatchObject({ decided: 1 });
+        expect(await soon(searchOnB, (x) => x?.status === 'decided')).toMatchObject({
+          bountyId,
+          status: 'decided',
+        });
+        expect(await soon(pageOnB, (p) => p.status === 'decided')).toMatchObject({
+          winnerClaimId: claimId,
+        });
+        expect((await soon(claimOnB, (c) => c.round.endDate !== endBefore)).round.endDate).not.toBe(
+          endBefore,
+        );
       });
 
       it('a stream resumed on the other instance replays what it missed', async () => {
