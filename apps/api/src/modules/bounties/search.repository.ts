@@ -98,8 +98,13 @@ function walkStmt(kind: keyof typeof WALKS, after: boolean, exclude: boolean, li
   if (stmt) return stmt;
   const { table, keys } = WALKS[kind];
   const p = (name: string) => sql.placeholder(name);
+  // The two-word walk's keys as one-row subqueries: PostgreSQL then finds its generic plan as
+  // cheap as a custom one and keeps it, instead of planning every execution (the same index
+  // walk; ~6 % more new two-word terms a second at 1,000,000 claims, decision 0030). The
+  // one-word walk already keeps its generic plan.
+  const keyOf = (k: string) => (kind === 'pair' ? sql`(select ${p(k)}::text)` : p(k));
   const where: SQL[] = [
-    ...keys.map((k) => sql`t.${sql.identifier(k)} = ${p(k)}`),
+    ...keys.map((k) => sql`t.${sql.identifier(k)} = ${keyOf(k)}`),
     sql`b.hidden_at is null`,
   ];
   if (exclude) where.push(sql`t.bounty_id <> ${p('excludeId')}`);
