@@ -434,7 +434,7 @@ describe('GET /bounty/{id} with the page cache on (decision 0016)', () => {
   });
 });
 
-describe('POST /bounty/search with the feed cache off: bounties kept as JSON (decision 0024)', () => {
+describe('POST /bounty/search with the feed cache off: bounties kept as JSON, and deflated behind (decisions 0024, 0030)', () => {
   let t: TestApp;
   let member: Session;
   let hunter: Session;
@@ -515,32 +515,18 @@ describe('POST /bounty/search with the feed cache off: bounties kept as JSON (de
     expect((second.json() as Item[]).map((b) => b.bountyId)).toEqual([far.bountyId]);
     expect(second.headers[NEXT_CURSOR_HEADER]).toBeUndefined();
   });
-});
 
-describe('searches: bounties kept deflated behind the JSON, dropped one by one (decision 0030)', () => {
-  let t: TestApp;
-  let member: Session;
-  let hunter: Session;
-  beforeAll(async () => {
-    t = await createTestApp({
-      env: { RL_REGISTER_IP: '1000/3600', FEED_CACHE_MS: '0', PAGE_CACHE_MS: '60000' },
-    });
-    member = await activeMember(t.app, t.db.handle.db, t.clock.now(), 100);
-    hunter = await signUp(t.app, { hunter: true });
-  });
-  afterAll(() => t.close());
-
-  type Item = {
+  type Kept = {
     bountyId: number;
     amount: number;
     status: string;
     winnerClaimId: number | null;
     rounds: { claims: { claimId: number }[] }[];
   };
-  const items = async (term: string): Promise<Map<number, Item>> => {
+  const items = async (term: string): Promise<Map<number, Kept>> => {
     const res = await t.app.inject({ method: 'POST', url: '/bounty/search', payload: { term } });
     expect(res.statusCode).toBe(200);
-    return new Map((res.json() as Item[]).map((b) => [b.bountyId, b]));
+    return new Map((res.json() as Kept[]).map((b) => [b.bountyId, b]));
   };
   /**
    * Changed in the database behind the product's back (no event): a search showing the old
