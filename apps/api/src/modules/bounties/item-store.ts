@@ -4,8 +4,8 @@
  * at 100,000 bounties a never-seen term mostly finds bounties it no longer holds, and building
  * one again (a statement for its rounds' claims, their rows, the JSON) costs ~20 times what
  * inflating it costs. So every bounty built is also kept here, deflated with a dictionary of the
- * answer's own field names (~650 bytes, ~11 µs to inflate), within a budget of bytes, the least
- * recently read dropped first.
+ * answer's own field names (~650 bytes, ~13 µs to inflate and copy), within a budget of bytes,
+ * the least recently read dropped first.
  *
  * It is dropped exactly as the item cache is: a bounty when its bounty page is (any event of
  * the bounty on any instance), everything on what clears the feed and on a gap in the bus. Its
