@@ -31,7 +31,7 @@ import { searchBounties, type SearchCursor, type SearchRow } from './search.repo
 import * as votesRepo from './votes.repository';
 import { groupRounds, presentBounty, presentClaim } from './bounties.present';
 import type { FeedCache, FeedPage } from './feed-cache';
-import type { ItemStore } from './item-store';
+import type { ItemStore, StoredItem } from './item-store';
 import { CompressedOnce } from '../../plugins/compress';
 import { ownBytes } from '../../lib/own-bytes';
 import { creditSilver, debitSilver } from '../billing/silver.service';
@@ -100,9 +100,9 @@ function changedBounties(data: unknown): number[] | null {
 const BOUNTY_TOPIC = bountyTopic(0).slice(0, -1);
 
 /** A search's answer is its bounties' kept bytes between these (decision 0029). */
-const OPEN_BRACKET = Buffer.from('[');
-const COMMA = Buffer.from(',');
-const CLOSE_BRACKET = Buffer.from(']');
+const BRACKET_OPEN = 0x5b;
+const COMMA_BYTE = 0x2c;
+const BRACKET_CLOSE = 0x5d;
 
 /**
  * A bounty or claim page as sent: JSON (compressed once per encoding) and whether every viewer
@@ -401,7 +401,7 @@ export class BountiesService {
    * its bounty page when it changes; decision 0024), so a search runs its own query and builds
    * only the bounties no search showed lately.
    */
-  async search(input: BountySearchInput): Promise<FeedPage> {
+  async search(input: BountySearchInput, retried = false): Promise<FeedPage> {
     const limit = pageLimit(input.limit, FEED_PAGE);
     const tsquery = toPrefixQuery(input.term ?? '');
     const after = decodeSearchCursor(input.cursor);
@@ -428,25 +428,53 @@ export class BountiesService {
       this.itemCache.rebuild(again, async (keys) => {
         await this.buildItems(page.filter((r) => keys.includes(String(r.id))));
       });
-    // Not held as JSON any more: inflated from the store for this answer only (held as JSON
-    // again, the bounties that come and go would promote entries that soon die to the old
-    // generation, and GC pauses would follow).
-    page.forEach((r, i) => {
-      if (kept[i]) return;
-      const json = this.itemStore.get(r.id);
-      if (json) kept[i] = Promise.resolve(json);
-    });
-    const missing = page.filter((_r, i) => !kept[i]);
+    // Not held as JSON any more: taken from the store and inflated below straight into the
+    // answer (held as JSON again, the bounties that come and go would promote entries that soon
+    // die to the old generation, and GC pauses would follow).
+    const stored = page.map((r, i) => (kept[i] ? undefined : this.itemStore.take(r.id)));
+    const missing = page.filter((_r, i) => !kept[i] && !stored[i]);
     const built = missing.length > 0 ? await this.buildItems(missing) : new Map<number, Buffer>();
-    const items = await Promise.all(page.map((r, i) => kept[i] ?? built.get(r.id)!));
-    // The bounties' bytes as kept, copied once into the answer (decision 0029).
-    const parts: Buffer[] = [OPEN_BRACKET];
-    for (const [i, item] of items.entries()) {
-      if (i > 0) parts.push(COMMA);
-      parts.push(item);
+    const items = await Promise.all(
+      page.map((r, i) => kept[i] ?? (stored[i] ? undefined : built.get(r.id)!)),
+    );
+    const json = this.joinItems(page, items, stored);
+    // Bytes kept that no longer inflate (never seen): those bounties are dropped; built again.
+    if (json === undefined) {
+      if (retried) throw new Error('kept bounties do not inflate');
+      return this.search(input, true);
     }
-    parts.push(CLOSE_BRACKET);
-    return { json: Buffer.concat(parts), nextCursor: next };
+    return { json, nextCursor: next };
+  }
+
+  /**
+   * The answer's array: each bounty's bytes (decision 0029) copied, or inflated from the store,
+   * once into a buffer of the answer's size (with a byte to spare for the inflater).
+   */
+  private joinItems(
+    page: SearchRow[],
+    items: (Buffer | undefined)[],
+    stored: (StoredItem | undefined)[],
+  ): Buffer | undefined {
+    let size = 1 + Math.max(0, page.length - 1) + 1;
+    for (let i = 0; i < page.length; i++) size += items[i]?.length ?? stored[i]!.length;
+    const out = Buffer.allocUnsafe(size + 1);
+    out[0] = BRACKET_OPEN;
+    let at = 1;
+    let whole = true;
+    for (let i = 0; i < page.length; i++) {
+      if (i > 0) out[at++] = COMMA_BYTE;
+      const item = items[i];
+      if (item) {
+        at += item.copy(out, at);
+        continue;
+      }
+      const s = stored[i]!;
+      // The spare byte it may write is the next comma's or the bracket's place, written after.
+      if (!this.itemStore.inflateInto(page[i]!.id, s, out, at)) whole = false;
+      at += s.length;
+    }
+    out[at++] = BRACKET_CLOSE;
+    return whole ? out.subarray(0, at) : undefined;
   }
 
   /**

@@ -551,6 +551,20 @@ describe('POST /bounty/search with the feed cache off: bounties kept as JSON, an
     expect(after.rounds[0]!.claims.map((c) => c.claimId)).toEqual([claimId]);
   });
 
+  it('builds again a kept bounty whose bytes no longer inflate, and answers it whole', async () => {
+    const one = await postBounty(t.app, member, { title: 'Pelican estuary' });
+    const two = await postBounty(t.app, member, { title: 'Pelican marsh' });
+    const first = await items('pelican');
+    expect([...first.keys()].sort()).toEqual([one.bountyId, two.bountyId].sort());
+    await setAmountBehindTheBack(one.bountyId, 321);
+    t.root.itemCache.clear();
+    // The store's bytes for one bounty spoiled (never seen; what the answer must survive).
+    t.root.itemStore.take(one.bountyId)!.bytes.fill(0xff);
+    const again = await items('pelican');
+    expect(again.get(one.bountyId)!.amount).toBe(321); // built anew
+    expect(again.get(two.bountyId)).toEqual(first.get(two.bountyId)); // still as kept
+  });
+
   it('a claim, a new bounty or a closed round drops only the bounties it changed', async () => {
     const short = await postBounty(t.app, member, { title: 'Narwhal fjord', seconds: 2 * 3600 });
     const other = await postBounty(t.app, member, { title: 'Narwhal glacier' });

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import zlib from 'node:zlib';
+import { describe, expect, it, vi } from 'vitest';
 import { ENTRY_OVERHEAD, ItemStore } from './item-store';
 
 /** A bounty's JSON as searches show it, with `claims` claims (the shape deflate expects). */
@@ -42,6 +43,50 @@ describe('ItemStore (decision 0030)', () => {
     expect(store.bytes - 3 * ENTRY_OVERHEAD).toBeLessThan(raw / 3);
     expect(store.get(4)).toBeUndefined();
   });
+
+  for (const reuse of [true, false])
+    it(`inflates bounties straight into their places in one buffer (${reuse ? 'one zlib context reset between them' : 'inflateRawSync and a copy'}); bytes that do not inflate are dropped`, () => {
+      const store = new ItemStore(1 << 20, 60_000, undefined, undefined, reuse);
+      const kept = [item(1), item(2, 0), item(3, 40), item(4)];
+      kept.forEach((json, i) => store.set(i + 1, json, store.mark()));
+      const total = kept.reduce((n, b) => n + b.length, 0);
+      const out = Buffer.alloc(total + 1, 0x2a);
+      const sync = vi.spyOn(zlib, 'inflateRawSync');
+      let at = 0;
+      // Twice over: the context kept is reset between bounties and between answers.
+      for (const round of [0, 1]) {
+        at = 0;
+        kept.forEach((json, i) => {
+          const s = store.take(i + 1)!;
+          expect(s.length).toBe(json.length);
+          expect(store.inflateInto(i + 1, s, out, at), `round ${round}`).toBe(true);
+          at += s.length;
+        });
+        expect(out.subarray(0, total).equals(Buffer.concat(kept))).toBe(true);
+      }
+      // On this Node the kept context is what inflates; inflateRawSync only when told so.
+      expect(sync).toHaveBeenCalledTimes(reuse ? 0 : 2 * kept.length);
+      sync.mockRestore();
+      // No room for the spare byte: refused before anything is written.
+      const s1 = store.take(1)!;
+      expect(() => store.inflateInto(1, s1, out, total - s1.length + 1)).toThrow(RangeError);
+      // A length that is not the bytes' own, and bytes that are not deflate at all: false, and
+      // the bounty is no longer kept.
+      expect(store.inflateInto(1, { ...s1, length: s1.length - 1 }, out, 0)).toBe(false);
+      const s2 = store.take(2)!;
+      expect(
+        store.inflateInto(2, { ...s2, bytes: Buffer.from('\xff not deflate at all') }, out, 0),
+      ).toBe(false);
+      // Both still kept (what failed was not the entry kept); the real entries still inflate.
+      expect(store.get(1)?.equals(kept[0]!)).toBe(true);
+      expect(store.get(2)?.equals(kept[1]!)).toBe(true);
+      // An entry whose own bytes went bad is dropped.
+      const s3 = store.take(3)!;
+      s3.bytes.fill(0xff);
+      expect(store.inflateInto(3, s3, out, 0)).toBe(false);
+      expect(store.take(3)).toBeUndefined();
+      expect(store.get(4)?.equals(kept[3]!)).toBe(true);
+    });
 
   it('keeps within its budget, dropping the bounty read longest ago first', () => {
     const one = new ItemStore(1 << 20, 60_000);

@@ -13,6 +13,7 @@
  * instances is lost unnoticed; entries past it are built again (no stale answers here).
  */
 import zlib from 'node:zlib';
+import { RawInflater } from '../../lib/raw-inflater';
 import { spreadTtl } from '../../lib/spread-ttl';
 
 /** V8 heap per entry beyond the deflated bytes (the Buffer, its entry, the map): 278–302 measured. */
@@ -34,14 +35,14 @@ const DICTIONARY = Buffer.from(
     claim,
 );
 const DEFLATE = { dictionary: DICTIONARY, level: 1 };
-const INFLATE = { dictionary: DICTIONARY };
 
-interface Entry {
-  at: number;
-  ttl: number;
-  bytes: Buffer;
-  /** The JSON's length: inflated into one chunk of just that size. */
-  length: number;
+/** A bounty as kept: `take` it, then `inflateInto` the answer. */
+export interface StoredItem {
+  readonly at: number;
+  readonly ttl: number;
+  readonly bytes: Buffer;
+  /** The JSON's length. */
+  readonly length: number;
 }
 
 /**
@@ -56,7 +57,8 @@ function own(bytes: Buffer): Buffer {
 }
 
 export class ItemStore {
-  private readonly entries = new Map<number, Entry>();
+  private readonly entries = new Map<number, StoredItem>();
+  private readonly inflater: RawInflater;
   private generation = 0;
   private used = 0;
 
@@ -66,14 +68,18 @@ export class ItemStore {
     private readonly ttlMs: number,
     private readonly now: () => number = () => performance.now(),
     private readonly random: () => number = Math.random,
-  ) {}
+    /** false: inflate through `inflateRawSync` (tests of the fallback). */
+    reuseInflater = true,
+  ) {
+    this.inflater = new RawInflater(DICTIONARY, reuseInflater);
+  }
 
   get enabled(): boolean {
     return this.budgetBytes > 0 && this.ttlMs > 0;
   }
 
-  /** The bounty's JSON as it was kept (its own bytes), or undefined. A hit moves it to the end. */
-  get(bountyId: number): Buffer | undefined {
+  /** The bounty as kept, or undefined (past its time: dropped). A hit moves it to the end. */
+  take(bountyId: number): StoredItem | undefined {
     const hit = this.entries.get(bountyId);
     if (!hit) return undefined;
     if (this.now() - hit.at >= hit.ttl) {
@@ -82,10 +88,25 @@ export class ItemStore {
     }
     this.entries.delete(bountyId);
     this.entries.set(bountyId, hit);
-    // One output chunk of the JSON's size (and a byte, so zlib sees the end without another).
-    return own(
-      zlib.inflateRawSync(hit.bytes, { ...INFLATE, chunkSize: Math.max(64, hit.length + 1) }),
-    );
+    return hit;
+  }
+
+  /**
+   * Inflates what `take` gave into `out` at `offset` (`item.length` bytes, and one spare after
+   * them that may be overwritten). False, and the bounty dropped, when its bytes do not inflate.
+   */
+  inflateInto(bountyId: number, item: StoredItem, out: Buffer, offset: number): boolean {
+    if (this.inflater.inflateInto(item.bytes, item.length, out, offset)) return true;
+    if (this.entries.get(bountyId) === item) this.remove(bountyId, item);
+    return false;
+  }
+
+  /** The bounty's JSON as it was kept, in a buffer of its own, or undefined. */
+  get(bountyId: number): Buffer | undefined {
+    const item = this.take(bountyId);
+    if (!item) return undefined;
+    const out = Buffer.allocUnsafeSlow(item.length + 1);
+    return this.inflateInto(bountyId, item, out, 0) ? out.subarray(0, item.length) : undefined;
   }
 
   /** Read before building items; pass it to `set`. */
@@ -137,7 +158,7 @@ export class ItemStore {
     return this.used;
   }
 
-  private remove(bountyId: number, e: Entry): void {
+  private remove(bountyId: number, e: StoredItem): void {
     this.entries.delete(bountyId);
     this.used -= e.bytes.length + ENTRY_OVERHEAD;
   }
