@@ -219,13 +219,20 @@ export function createRoot(parts: RootParts): Root {
   // claim pages (under 1 KB each) per instance; past their time, answered while rebuilt.
   const pageCache = new FeedCache<BountyPage>(config.PAGE_CACHE_MS, 4096, undefined, true);
   const claimCache = new FeedCache<BountyPage>(config.PAGE_CACHE_MS, 16_384, undefined, true);
-  // Up to 8,192 bounties as searches show them, as UTF-8 JSON (~4 KB with ten claims;
-  // decisions 0024, 0029).
-  const itemCache = new FeedCache<Buffer>(config.PAGE_CACHE_MS, 8192, undefined, true);
-  // Behind it, every bounty built, deflated (~650 bytes each; decision 0030). Off with the pages.
+  // Every bounty a search built, deflated (~650 bytes each; decision 0030). Off with the pages.
   const itemStore = new ItemStore(
     config.PAGE_CACHE_MS > 0 ? config.ITEM_STORE_MB * 1024 * 1024 : 0,
     config.ITEM_STORE_MS,
+  );
+  // In front of it, up to 8,192 of them as UTF-8 JSON (~4 KB with ten claims; decisions 0024,
+  // 0029), kept as long as the store keeps them: both are dropped on every change, and their
+  // time only bounds a lost message's lag, which the store's time bounds anyway. (Kept for
+  // PAGE_CACHE_MS, ~1,000 unchanged bounties a second were built again in the background at 1M.)
+  const itemCache = new FeedCache<Buffer>(
+    itemStore.enabled ? config.ITEM_STORE_MS : config.PAGE_CACHE_MS,
+    8192,
+    undefined,
+    true,
   );
   const cipher = parts.cipher ?? loadFieldCipher(config, (m) => log.warn(m));
   const rateLimiter =

@@ -596,3 +596,42 @@ describe('POST /bounty/search with the feed cache off: bounties kept as JSON, an
     expect((await items('narwhal')).get(other.bountyId)!.amount).toBe(555);
   });
 });
+
+describe('searched bounties as JSON are kept as long as the store keeps them (decision 0030)', () => {
+  // Pages kept for 40 ms, the store for a minute; a second app with the store off.
+  const env = { RL_REGISTER_IP: '1000/3600', FEED_CACHE_MS: '0', PAGE_CACHE_MS: '40' };
+  let withStore: TestApp;
+  let withoutStore: TestApp;
+  beforeAll(async () => {
+    withStore = await createTestApp({ env: { ...env, ITEM_STORE_MS: '60000' } });
+    withoutStore = await createTestApp({ env: { ...env, ITEM_STORE_MB: '0' } });
+  });
+  afterAll(async () => {
+    await withStore.close();
+    await withoutStore.close();
+  });
+
+  it('past PAGE_CACHE_MS a bounty is still answered from the JSON tier, not built again; with the store off it is built', async () => {
+    for (const t of [withStore, withoutStore]) {
+      const member = await activeMember(t.app, t.db.handle.db, t.clock.now(), 100);
+      const { bountyId } = await postBounty(t.app, member, { title: 'Heron mudflat' });
+      const search = async () => {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/bounty/search',
+          payload: { term: 'heron' },
+        });
+        return (res.json() as { bountyId: number; amount: number }[]).find(
+          (b) => b.bountyId === bountyId,
+        )!;
+      };
+      expect((await search()).amount).toBe(0);
+      await t.root.ctx.db.execute(sql`update bounties set amount = 99 where id = ${bountyId}`);
+      // Past the page time and its stale window (twice 40 ms).
+      await new Promise((r) => setTimeout(r, 150));
+      const kept = t === withStore;
+      expect(t.root.itemCache.peek(String(bountyId)) !== undefined).toBe(kept);
+      expect((await search()).amount).toBe(kept ? 0 : 99);
+    }
+  });
+});
