@@ -49,8 +49,10 @@ export function artSvg(seed: number, width: number, height: number, caption?: st
     const y = Math.floor(height * (0.62 + rand() * 0.2));
     return `${x},${y}`;
   }).join(' ');
+  // Near the top, within a square crop of either orientation: the feed's tiles show a vote
+  // chip over the bottom-left corner of every picture.
   const text = caption
-    ? `<text x="50%" y="${Math.floor(height * 0.9)}" font-family="DejaVu Sans, sans-serif" font-size="${Math.floor(height / 14)}" font-weight="bold" fill="#ffffff" text-anchor="middle" opacity="0.92">${escapeXml(caption)}</text>`
+    ? `<text x="50%" y="${Math.floor(height * 0.2)}" font-family="DejaVu Sans, sans-serif" font-size="${Math.floor(height / 14)}" font-weight="bold" fill="#ffffff" text-anchor="middle" opacity="0.92">${escapeXml(caption)}</text>`
     : '';
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
 <defs><linearGradient id="g" gradientTransform="rotate(${angle} 0.5 0.5)">
