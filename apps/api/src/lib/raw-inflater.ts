@@ -7,8 +7,9 @@
  * which the caller then copies into the answer: ~12.5 µs for a 4 KB bounty, half of it the
  * set-up. Node has no public reusable sync inflate, so this keeps one InflateRaw stream and
  * drives its handle (`reset` then `writeSync`, as `inflateRawSync` itself does inside): ~6 µs,
- * and nothing allocated. Where the handle is not there (another Node), or after zlib reported
- * an error (the stream is then destroyed), it falls back to `inflateRawSync` and a copy.
+ * and nothing allocated. Where the handle is not there (another Node) it falls back to
+ * `inflateRawSync` and a copy. After zlib reports an error the stream is destroyed: that call
+ * answers false and the next one makes a new stream.
  */
 import zlib from 'node:zlib';
 
@@ -25,7 +26,10 @@ interface ZlibHandle {
   ): void;
 }
 
-/** What `zlib.InflateRaw` has inside (Node 18–24): its handle and where writes report to. */
+/**
+ * What `zlib.InflateRaw` has inside (read from Node 20's zlib.js, the Node this project runs on): its
+ * handle and where writes report to. Not public: checked on every call, else the fallback.
+ */
 interface EngineInside {
   _handle?: ZlibHandle | null;
   _writeState?: Uint32Array;
