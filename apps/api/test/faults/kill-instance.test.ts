@@ -135,7 +135,10 @@ describe.skipIf(skip)('kill -9 of an instance', () => {
 
     await waitReady(survivor.base, user.token, key, 90_000);
     const tookOver = Date.now() - killedAt;
-    expect(survivor.log()).toMatch(/"job":"media\.video-preview"[^\n]*"job done"/);
+    // The row turns ready before the job's end is logged (its work folder is removed and the
+    // log written after): wait for the line rather than read the log at once.
+    const done = /"job":"media\.video-preview"[^\n]*"job done"/;
+    await waitFor('the survivor logging the job done', () => done.test(survivor.log()), 15_000);
     await worker.restart();
     await noProblems(30_000);
     const names = await objects();
