@@ -102,15 +102,19 @@ const SEARCH_ALL = `select ${SEARCH_BASE}, null as rank from bounties b
 const SEARCH_TERM = `select ${SEARCH_BASE}, ts_rank(b.search, to_tsquery('simple', $1)) as rank
   from bounties b where b.search @@ to_tsquery('simple', $1)
   order by rank desc, b.created_at desc nulls last, b.id desc nulls last limit $2`;
-// One ASCII word: the walk of search.bounty_prefixes in feed order (search.repository.ts).
-const SEARCH_PREFIX = `select ${SEARCH_BASE}, t.rank as rank
-  from search.bounty_prefixes t join bounties b on b.id = t.bounty_id where t.prefix = $1
-  order by t.rank desc nulls last, t.created_at desc nulls last, t.bounty_id desc nulls last limit $2`;
+// The walks answer hits only (their tables hold only bounties not hidden, migration 0009);
+// the page's bounties are then read by id (search.repository.ts bountyRows).
+const HIT = `t.bounty_id as id, t.rank as rank,
+  to_char(t.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key`;
+const HIT_ORDER = `order by t.rank desc nulls last, t.created_at desc nulls last, t.bounty_id desc nulls last`;
+// One ASCII word: the walk of search.bounty_prefixes in feed order.
+const SEARCH_PREFIX = `select ${HIT} from search.bounty_prefixes t where t.prefix = $1
+  ${HIT_ORDER} limit $2`;
 // Two ASCII words of 3 letters or more: the walk of search.bounty_prefix_pairs.
-const SEARCH_PAIR = `select ${SEARCH_BASE}, t.rank as rank
-  from search.bounty_prefix_pairs t join bounties b on b.id = t.bounty_id
-  where t.prefix_a = $1 and t.prefix_b = $2
-  order by t.rank desc nulls last, t.created_at desc nulls last, t.bounty_id desc nulls last limit $3`;
+const SEARCH_PAIR = `select ${HIT} from search.bounty_prefix_pairs t
+  where t.prefix_a = $1 and t.prefix_b = $2 ${HIT_ORDER} limit $3`;
+const BOUNTY_ROWS = `select ${SEARCH_BASE}, null as rank from bounties b
+  where b.id = any($1::int4[]) and b.hidden_at is null`;
 const ROUNDS_WITH_CLAIMS = `select rr.bounty_id as r_bounty_id, rr.number as r_number,
     rr.end_date as r_end_date, x.*
   from rounds rr
@@ -254,7 +258,20 @@ app.post('/bounty/search', async (req, reply) => {
       : tsquery
         ? await db.query<Row>(SEARCH_TERM, [tsquery, limit + 1], 'search_term')
         : await db.query<Row>(SEARCH_ALL, [limit + 1], 'search_all');
-  const page = rows.slice(0, limit);
+  let page = rows.slice(0, limit);
+  if (prefix || paired) {
+    // Hits: the bounties' columns by id, in the hits' order.
+    const byId = new Map(
+      (await db.query<Row>(BOUNTY_ROWS, [page.map((h) => h.id)], 'bounty_rows')).map((r) => [
+        r.id,
+        r,
+      ]),
+    );
+    page = page.flatMap((h) => {
+      const r = byId.get(h.id);
+      return r ? [{ ...r, rank: h.rank, created_key: h.created_key }] : [];
+    });
+  }
   const rounds = await roundsOf(
     page.map((r) => r.id as number),
     12,

@@ -27,7 +27,14 @@ import { findHunterByUserId, findUserById, handlesOf, hunterUserId } from '../us
 import * as repo from './bounties.repository';
 import * as claimsRepo from './claims.repository';
 import type { RoundClaimView } from './claims.repository';
-import { searchBounties, type SearchCursor, type SearchRow } from './search.repository';
+import {
+  bountyRows,
+  isSearchRow,
+  searchBounties,
+  type SearchCursor,
+  type SearchHit,
+  type SearchRow,
+} from './search.repository';
 import * as votesRepo from './votes.repository';
 import { groupRounds, presentBounty, presentClaim } from './bounties.present';
 import type { FeedCache, FeedPage } from './feed-cache';
@@ -426,18 +433,31 @@ export class BountiesService {
     });
     if (again.length > 0)
       this.itemCache.rebuild(again, async (keys) => {
-        await this.buildItems(page.filter((r) => keys.includes(String(r.id))));
+        await this.buildItems(await this.rowsOf(page.filter((r) => keys.includes(String(r.id)))));
       });
     // Not held as JSON any more: taken from the store and inflated below straight into the
     // answer (held as JSON again, the bounties that come and go would promote entries that soon
     // die to the old generation, and GC pauses would follow).
     const stored = page.map((r, i) => (kept[i] ? undefined : this.itemStore.take(r.id)));
     const missing = page.filter((_r, i) => !kept[i] && !stored[i]);
-    const built = missing.length > 0 ? await this.buildItems(missing) : new Map<number, Buffer>();
+    const built =
+      missing.length > 0
+        ? await this.buildItems(await this.rowsOf(missing))
+        : new Map<number, Buffer>();
+    // A bounty hidden since the walk found it has no row to build from: left out of this page
+    // (the cursor still follows the walk).
     const items = await Promise.all(
-      page.map((r, i) => kept[i] ?? (stored[i] ? undefined : built.get(r.id)!)),
+      page.map((r, i) => kept[i] ?? (stored[i] ? undefined : built.get(r.id))),
     );
-    const json = this.joinItems(page, items, stored);
+    const shown = page.filter((_r, i) => items[i] || stored[i]);
+    const json =
+      shown.length === page.length
+        ? this.joinItems(page, items, stored)
+        : this.joinItems(
+            shown,
+            items.filter((_b, i) => items[i] || stored[i]),
+            stored.filter((_s, i) => items[i] || stored[i]),
+          );
     // Bytes kept that no longer inflate (never seen): those bounties are dropped; built again.
     if (json === undefined) {
       if (retried) throw new Error('kept bounties do not inflate');
@@ -451,7 +471,7 @@ export class BountiesService {
    * once into a buffer of the answer's size (with a byte to spare for the inflater).
    */
   private joinItems(
-    page: SearchRow[],
+    page: SearchHit[],
     items: (Buffer | undefined)[],
     stored: (StoredItem | undefined)[],
   ): Buffer | undefined {
@@ -475,6 +495,23 @@ export class BountiesService {
     }
     out[at++] = BRACKET_CLOSE;
     return whole ? out.subarray(0, at) : undefined;
+  }
+
+  /**
+   * The bounties' columns for hits of a walk (which carry none), with each hit's rank and key,
+   * in the hits' order; a bounty hidden or deleted since the walk is left out.
+   */
+  private async rowsOf(hits: SearchHit[]): Promise<SearchRow[]> {
+    if (hits.every(isSearchRow)) return hits;
+    const rows = await bountyRows(
+      this.ctx.db,
+      hits.map((h) => h.id),
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return hits.flatMap((h) => {
+      const r = byId.get(h.id);
+      return r ? [{ ...r, rank: h.rank, created_key: h.created_key }] : [];
+    });
   }
 
   /**

@@ -3,7 +3,9 @@ import { sql } from 'drizzle-orm';
 import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/api';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
 import { activeMember, postBounty, postClaim, voteOn, type Session } from '../../../test/factories';
+import { toPrefixQuery } from './bounties.service';
 import { BACKGROUND_BUILDS, FeedCache, type FeedPage } from './feed-cache';
+import { searchBounties } from './search.repository';
 
 describe('FeedCache', () => {
   const page = (json: string): FeedPage => ({ json, nextCursor: null });
@@ -563,6 +565,36 @@ describe('POST /bounty/search with the feed cache off: bounties kept as JSON, an
     const again = await items('pelican');
     expect(again.get(one.bountyId)!.amount).toBe(321); // built anew
     expect(again.get(two.bountyId)).toEqual(first.get(two.bountyId)); // still as kept
+  });
+
+  it('leaves out a bounty hidden after the walk found it and before its build', async () => {
+    const shown = await postBounty(t.app, member, { title: 'Ibis heron wetland' });
+    const gone = await postBounty(t.app, member, { title: 'Ibis heron mudflat' });
+    const db = t.root.ctx.db;
+    // The walk still finds it (its search rows kept by switching the trigger off), its row is
+    // hidden, and nothing of it is kept: the moment between the walk and the bounties' read.
+    await db.execute(sql`alter table bounties disable trigger bounties_prefix_pairs_update`);
+    try {
+      await db.execute(sql`update bounties set hidden_at = now() where id = ${gone.bountyId}`);
+      t.root.itemCache.clear();
+      t.root.itemStore.clear();
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/bounty/search',
+        payload: { term: 'heron ibis' },
+      });
+      expect(res.statusCode).toBe(200);
+      expect((res.json() as Item[]).map((b) => b.bountyId)).toEqual([shown.bountyId]);
+    } finally {
+      await db.execute(sql`alter table bounties enable trigger bounties_prefix_pairs_update`);
+    }
+    // Hidden through the trigger, the walk itself no longer finds it.
+    await db.execute(sql`update bounties set hidden_at = null where id = ${gone.bountyId}`);
+    await db.execute(sql`update bounties set hidden_at = now() where id = ${gone.bountyId}`);
+    t.root.itemCache.clear();
+    t.root.itemStore.clear();
+    const hits = await searchBounties(db, { tsquery: toPrefixQuery('heron ibis')!, limit: 10 });
+    expect(hits.map((h) => h.id)).toEqual([shown.bountyId]);
   });
 
   it('a claim, a new bounty or a closed round drops only the bounties it changed', async () => {

@@ -5,16 +5,28 @@
  * A one-word ASCII term ('cat:*') reads search.bounty_prefixes (migration 0007), a two-word
  * one of 3 letters or more each ('cat:* & dog:*') search.bounty_prefix_pairs (migration 0008);
  * their indexes are in the feed's order, so the page costs the same whatever the number of
- * matches. Other terms (three words or more, shorter words, other scripts) rank every match
- * with ts_rank; each gives the same rows in the same order as ranking every match
- * (docs/decisions/0019-feed-search-prefix-index.md, 0028-two-word-search-pairs.md).
+ * matches, and hold only bounties that are not hidden (migration 0009), so a walk reads its
+ * index alone and answers hits (id, rank, cursor key); bountyRows reads the columns of the hits
+ * whose items are not kept. Other terms (three words or more, shorter words, other scripts)
+ * rank every match with ts_rank; each gives the same rows in the same order as ranking every
+ * match
+ * (docs/decisions/0019-feed-search-prefix-index.md, 0028-two-word-search-pairs.md,
+ * 0031-search-walks-read-the-index-alone.md).
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { preparedRows, type DbOrTx } from '../../db/client';
 import { microsecondKey } from '../../lib/dates';
 
-export interface SearchRow {
+/** A bounty a search found, with what its cursor needs. */
+export interface SearchHit {
   id: number;
+  /** created_at with microseconds, UTC, for the cursor. */
+  created_key: string;
+  rank: number | string | null;
+}
+
+/** A hit with the bounty's own columns (what presentBounty needs). */
+export interface SearchRow extends SearchHit {
   user_id: number;
   title: string;
   amount: number;
@@ -23,10 +35,10 @@ export interface SearchRow {
   status: string;
   winner_claim_id: number | null;
   created_at: Date | string;
-  /** created_at with microseconds, UTC, for the cursor. */
-  created_key: string;
-  rank: number | string | null;
 }
+
+/** Whether a hit carries its bounty's columns (the ranked and newest-first paths do). */
+export const isSearchRow = (hit: SearchHit): hit is SearchRow => 'title' in hit;
 
 export interface SearchCursor {
   /** ts_rank of the last row (term searches only). */
@@ -37,9 +49,13 @@ export interface SearchCursor {
 }
 
 const SEARCH_CREATED_KEY = microsecondKey(sql`b.created_at`);
+const WALK_CREATED_KEY = microsecondKey(sql`t.created_at`);
 const SEARCH_BASE = sql`b.id, b.user_id, b.title, b.amount, b.media_type, b.round_count, b.status,
   b.winner_claim_id, b.created_at, ${SEARCH_CREATED_KEY} as created_key`;
-const searchStmts = new Map<string, ReturnType<typeof preparedRows<SearchRow>>>();
+const searchStmts = new Map<
+  string,
+  ReturnType<typeof preparedRows<SearchRow>> | ReturnType<typeof preparedRows<SearchHit>>
+>();
 
 /**
  * The row limit written into the statement, not a parameter: with `limit $n` PostgreSQL
@@ -89,13 +105,14 @@ const WALKS = {
 
 /**
  * The one-word (bounty_prefixes_feed_idx) or two-word (bounty_prefix_pairs_feed_idx)
- * statement: a walk of the index from the cursor, one page long. Placeholders are named after
- * the key columns.
+ * statement: a walk of the index from the cursor, one page long, reading the index alone (an
+ * index-only scan): the tables hold only bounties that are not hidden (migration 0009), and the
+ * hits carry no bounty columns. Placeholders are named after the key columns.
  */
 function walkStmt(kind: keyof typeof WALKS, after: boolean, exclude: boolean, limit: number) {
   const key = `bounties_${kind}_${Number(after)}${Number(exclude)}_${limit}`;
-  let stmt = searchStmts.get(key);
-  if (stmt) return stmt;
+  const kept = searchStmts.get(key);
+  if (kept) return kept;
   const { table, keys } = WALKS[kind];
   const p = (name: string) => sql.placeholder(name);
   // The two-word walk's keys as one-row subqueries: PostgreSQL then finds its generic plan as
@@ -103,21 +120,18 @@ function walkStmt(kind: keyof typeof WALKS, after: boolean, exclude: boolean, li
   // walk; ~6 % more new two-word terms a second at 1,000,000 claims, decision 0030). The
   // one-word walk already keeps its generic plan.
   const keyOf = (k: string) => (kind === 'pair' ? sql`(select ${p(k)}::text)` : p(k));
-  const where: SQL[] = [
-    ...keys.map((k) => sql`t.${sql.identifier(k)} = ${keyOf(k)}`),
-    sql`b.hidden_at is null`,
-  ];
+  const where: SQL[] = keys.map((k) => sql`t.${sql.identifier(k)} = ${keyOf(k)}`);
   if (exclude) where.push(sql`t.bounty_id <> ${p('excludeId')}`);
   if (after)
     where.push(
       sql`(t.rank, t.created_at, t.bounty_id) < (${p('r')}::real, ${p('c')}::timestamptz, ${p('i')}::int4)`,
     );
-  stmt = preparedRows<SearchRow>(
+  // t.rank is ts_rank(b.search, the term's tsquery) and t.created_at is b.created_at, both
+  // kept by triggers (migrations 0007, 0008, 0009).
+  const stmt = preparedRows<SearchHit>(
     key,
-    // t.rank is ts_rank(b.search, the term's tsquery) and t.created_at is b.created_at, both
-    // kept by triggers (migrations 0007, 0008).
-    sql`select ${SEARCH_BASE}, t.rank as rank
-      from ${table} t join bounties b on b.id = t.bounty_id
+    sql`select t.bounty_id as id, ${WALK_CREATED_KEY} as created_key, t.rank as rank
+      from ${table} t
       where ${sql.join(where, sql` and `)}
       order by t.rank desc nulls last, t.created_at desc nulls last, t.bounty_id desc nulls last
       limit ${limitSql(limit)}`,
@@ -126,11 +140,27 @@ function walkStmt(kind: keyof typeof WALKS, after: boolean, exclude: boolean, li
   return stmt;
 }
 
+/**
+ * The columns of the given bounties that are not hidden, for the hits of a walk whose items
+ * are not kept (in no particular order).
+ */
+const bountyRowsStmt = preparedRows<SearchRow>(
+  'bounties_search_rows',
+  sql`select ${SEARCH_BASE}, null as rank from bounties b
+    where b.id = any(${sql.placeholder('ids')}::int4[]) and b.hidden_at is null`,
+);
+
+export async function bountyRows(db: DbOrTx, ids: number[]): Promise<SearchRow[]> {
+  if (ids.length === 0) return [];
+  return bountyRowsStmt(db, { ids });
+}
+
 /** The search statement for one combination of term / cursor / excluded id, prepared once. */
 function searchStmt(term: boolean, after: boolean, exclude: boolean, limit: number) {
   const key = `bounties_search_${Number(term)}${Number(after)}${Number(exclude)}_${limit}`;
-  let stmt = searchStmts.get(key);
-  if (stmt) return stmt;
+  const kept = searchStmts.get(key);
+  if (kept) return kept;
+  let stmt: ReturnType<typeof preparedRows<SearchRow>>;
   const p = (name: string) => sql.placeholder(name);
   // Hidden bounties are out of the feed for everyone (the feed is one cached page for all).
   const where: SQL[] = [sql`b.hidden_at is null`];
@@ -167,7 +197,9 @@ function searchStmt(term: boolean, after: boolean, exclude: boolean, limit: numb
 
 /**
  * One page of bounties: with a tsquery, matches ordered by relevance then recency; without,
- * every bounty newest first. Keyset paging on (rank, created_at, id).
+ * every bounty newest first. Keyset paging on (rank, created_at, id). The walks of one- and
+ * two-word terms answer hits only; the other paths answer rows (isSearchRow); bountyRows gives
+ * a hit's columns.
  */
 export async function searchBounties(
   db: DbOrTx,
@@ -179,7 +211,7 @@ export async function searchBounties(
     /** Rank every match with ts_rank even for one or two words (the tests' reference). */
     rankAll?: boolean;
   },
-): Promise<SearchRow[]> {
+): Promise<SearchHit[]> {
   const indexed = opts.tsquery && !opts.rankAll;
   const prefix = indexed ? singlePrefix(opts.tsquery!) : null;
   const pair = indexed && !prefix ? prefixPair(opts.tsquery!) : null;

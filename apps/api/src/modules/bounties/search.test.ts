@@ -21,11 +21,13 @@ import { groupRounds, presentBounty } from './bounties.present';
 import { toPrefixQuery } from './bounties.service';
 import { roundsWithClaims } from './claims.repository';
 import {
+  bountyRows,
+  isSearchRow,
   prefixPair,
   searchBounties,
   singlePrefix,
   type SearchCursor,
-  type SearchRow,
+  type SearchHit,
 } from './search.repository';
 
 let tdb: TestDatabase;
@@ -55,8 +57,29 @@ const AWKWARD = [
   'Photos photos photos of the cathedral',
 ];
 
-const pageOf = (rows: SearchRow[]) =>
+const pageOf = (rows: SearchHit[]) =>
   rows.map((r) => ({ id: r.id, rank: Number(r.rank), created: r.created_key }));
+
+/** How many bounties are hidden, and the rows a search table holds for them. */
+async function hiddenRows(table: 'bounty_prefixes' | 'bounty_prefix_pairs') {
+  const [r] = await queryRows<{ hidden: number; rows: number }>(
+    db,
+    sql`select (select count(*)::int from bounties where hidden_at is not null) as hidden,
+          (select count(*)::int from ${sql.raw(`search.${table}`)} t join bounties b on b.id = t.bounty_id
+            where b.hidden_at is not null) as rows`,
+  );
+  return r;
+}
+
+/** The titles of the hits, in their order (the walks answer hits without columns). */
+async function titlesOf(hits: SearchHit[]): Promise<string[]> {
+  const rows = await bountyRows(
+    db,
+    hits.map((h) => h.id),
+  );
+  const byId = new Map(rows.map((r) => [r.id, r.title]));
+  return hits.map((h) => byId.get(h.id) ?? '(no row)');
+}
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
@@ -120,7 +143,7 @@ async function oneWordTerms(): Promise<string[]> {
 }
 
 async function walk(tsquery: string, limit: number, rankAll: boolean, excludeId?: number) {
-  const out: SearchRow[] = [];
+  const out: SearchHit[] = [];
   let after: SearchCursor | undefined;
   for (let i = 0; i < 1000; i++) {
     const rows = await searchBounties(db, {
@@ -170,15 +193,17 @@ describe('feed search, one word (search.bounty_prefixes)', () => {
     );
     expect(bad!.n).toBeGreaterThan(1000);
     expect(bad).toMatchObject({ rank: 0, created: 0 });
-    // A bounty has a row for a prefix exactly when it matches the prefix query.
+    // A bounty not hidden has a row for a prefix exactly when it matches the prefix query; a
+    // hidden one has none (migration 0009).
     const [mismatch] = await queryRows<{ n: number }>(
       db,
       sql`select count(*)::int as n from (select distinct prefix from search.bounty_prefixes
             where prefix ~ '^[a-z0-9]+$') p, bounties b
-          where (b.search @@ to_tsquery('simple', p.prefix || ':*')) <>
+          where (b.hidden_at is null and b.search @@ to_tsquery('simple', p.prefix || ':*')) <>
             exists (select 1 from search.bounty_prefixes t where t.prefix = p.prefix and t.bounty_id = b.id)`,
     );
     expect(mismatch!.n).toBe(0);
+    expect(await hiddenRows('bounty_prefixes')).toEqual({ hidden: 5, rows: 0 });
   });
 
   it('gives the same rows in the same order as ranking every match, for every prefix', async () => {
@@ -199,7 +224,7 @@ describe('feed search, one word (search.bounty_prefixes)', () => {
     // Ranks do differ within a term: the order is not just recency.
     const zeb = await searchBounties(db, { tsquery: 'zeb:*', limit: 2000 });
     expect(new Set(zeb.map((r) => Number(r.rank))).size).toBeGreaterThan(2);
-    expect(zeb[0]!.title).toBe('Zebra zebra zebra stripes');
+    expect(await titlesOf(zeb.slice(0, 1))).toEqual(['Zebra zebra zebra stripes']);
   });
 
   it('pages through the cursor, with excludeId, as the reference does', async () => {
@@ -221,7 +246,7 @@ describe('feed search, one word (search.bounty_prefixes)', () => {
 
   it('follows renamed, moved and deleted bounties and skips hidden ones', async () => {
     const renamed = await searchBounties(db, { tsquery: 'renamed:*', limit: 10 });
-    expect(renamed.map((r) => r.title)).toEqual(['Renamed zebra zebra catalogue']);
+    expect(await titlesOf(renamed)).toEqual(['Renamed zebra zebra catalogue']);
     const [stale] = await queryRows<{ n: number }>(
       db,
       sql`select count(*)::int as n from search.bounty_prefixes t
@@ -304,7 +329,8 @@ describe('feed search, two words (search.bounty_prefix_pairs)', () => {
       db,
       sql`with p as (select prefix_a, prefix_b from (select distinct prefix_a, prefix_b
             from search.bounty_prefix_pairs) d order by 1, 2)
-          select count(*) filter (where (b.search @@ to_tsquery('simple', p.prefix_a || ':* & ' || p.prefix_b || ':*')) <>
+          select count(*) filter (where (b.hidden_at is null
+                and b.search @@ to_tsquery('simple', p.prefix_a || ':* & ' || p.prefix_b || ':*')) <>
               exists (select 1 from search.bounty_prefix_pairs t where t.prefix_a = p.prefix_a
                 and t.prefix_b = p.prefix_b and t.bounty_id = b.id))::int as n,
             count(distinct (p.prefix_a, p.prefix_b))::int as pairs
@@ -312,6 +338,7 @@ describe('feed search, two words (search.bounty_prefix_pairs)', () => {
     );
     expect(mismatch!.pairs).toBeGreaterThan(100);
     expect(mismatch!.n).toBe(0);
+    expect(await hiddenRows('bounty_prefix_pairs')).toEqual({ hidden: 5, rows: 0 });
   });
 
   it('gives the same rows in the same order as ranking every match', async () => {
@@ -352,7 +379,7 @@ describe('feed search, two words (search.bounty_prefix_pairs)', () => {
       tsquery: toPrefixQuery('zebra renamed')!,
       limit: 10,
     });
-    expect(renamed.map((r) => r.title)).toEqual(['Renamed zebra zebra catalogue']);
+    expect(await titlesOf(renamed)).toEqual(['Renamed zebra zebra catalogue']);
     const [stale] = await queryRows<{ n: number }>(
       db,
       sql`select count(*)::int as n from search.bounty_prefix_pairs t join bounties b on b.id = t.bounty_id
@@ -369,10 +396,63 @@ describe('feed search, two words (search.bounty_prefix_pairs)', () => {
   });
 });
 
+describe('hiding a bounty (migration 0009)', () => {
+  it("deletes the bounty's search rows in the same statement and writes them back when shown", async () => {
+    const [b] = await queryRows<{ id: number; title: string }>(
+      db,
+      sql`select id, title from bounties where hidden_at is null and title like 'Bulk zebra number %'
+          order by id limit 1`,
+    );
+    const rowsOf = async () =>
+      (
+        await queryRows<{ one: number; pair: number }>(
+          db,
+          sql`select (select count(*)::int from search.bounty_prefixes where bounty_id = ${b!.id}) as one,
+            (select count(*)::int from search.bounty_prefix_pairs where bounty_id = ${b!.id}) as pair`,
+        )
+      )[0];
+    const found = async (term: string) =>
+      (await searchBounties(db, { tsquery: toPrefixQuery(term)!, limit: 100 })).map((h) => h.id);
+    const before = await rowsOf();
+    expect(before!.one).toBeGreaterThan(5);
+    expect(before!.pair).toBeGreaterThan(5);
+    expect(await found('number')).toContain(b!.id);
+
+    await db.execute(sql`update bounties set hidden_at = now() where id = ${b!.id}`);
+    expect(await rowsOf()).toEqual({ one: 0, pair: 0 });
+    expect(await found('number')).not.toContain(b!.id);
+    expect(await found('bulk zebra')).not.toContain(b!.id);
+    // Hidden again later, and renamed while hidden: still nothing.
+    await db.execute(
+      sql`update bounties set hidden_at = now() + interval '1 second', title = 'Bulk zebra retitled'
+          where id = ${b!.id}`,
+    );
+    expect(await rowsOf()).toEqual({ one: 0, pair: 0 });
+    expect(await found('retitled')).toEqual([]);
+
+    // Shown again: found by its new title, in the reference's order.
+    await db.execute(sql`update bounties set hidden_at = null where id = ${b!.id}`);
+    expect(await found('retitled')).toEqual([b!.id]);
+    expect(await found('bulk retit')).toEqual([b!.id]);
+    await db.execute(sql`update bounties set title = ${b!.title} where id = ${b!.id}`);
+    expect(await rowsOf()).toEqual(before);
+    for (const term of ['number', 'bulk zebra', 'zebra numb']) {
+      const q = toPrefixQuery(term)!;
+      const [fast, all] = await Promise.all([
+        searchBounties(db, { tsquery: q, limit: 100 }),
+        searchBounties(db, { tsquery: q, limit: 100, rankAll: true }),
+      ]);
+      expect(pageOf(fast), term).toEqual(pageOf(all));
+      expect(fast.map((h) => h.id)).toContain(b!.id);
+    }
+  });
+});
+
 describe('feed items', () => {
   it('are written as z.encode(bountyAnswer) would write them, for every bounty of the data', async () => {
     // BountiesService.buildItems writes presentBounty's object without encoding it again.
-    const rows = await searchBounties(db, { tsquery: null, limit: 2000 });
+    // Newest first with no term: rows with the bounties' columns.
+    const rows = (await searchBounties(db, { tsquery: null, limit: 2000 })).filter(isSearchRow);
     expect(rows.length).toBeGreaterThan(250);
     const rounds = groupRounds(
       await roundsWithClaims(
