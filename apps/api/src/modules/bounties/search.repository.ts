@@ -9,8 +9,7 @@
  * index alone and answers hits (id, rank, cursor key); bountyRows reads the columns of the hits
  * whose items are not kept. Other terms (three words or more, shorter words, other scripts)
  * rank every match with ts_rank; each gives the same rows in the same order as ranking every
- * match
- * (docs/decisions/0019-feed-search-prefix-index.md, 0028-two-word-search-pairs.md,
+ * match (docs/decisions/0019-feed-search-prefix-index.md, 0028-two-word-search-pairs.md,
  * 0031-search-walks-read-the-index-alone.md).
  */
 import { sql, type SQL } from 'drizzle-orm';
@@ -140,16 +139,16 @@ function walkStmt(kind: keyof typeof WALKS, after: boolean, exclude: boolean, li
   return stmt;
 }
 
-/**
- * The columns of the given bounties that are not hidden, for the hits of a walk whose items
- * are not kept (in no particular order).
- */
 const bountyRowsStmt = preparedRows<SearchRow>(
   'bounties_search_rows',
   sql`select ${SEARCH_BASE}, null as rank from bounties b
     where b.id = any(${sql.placeholder('ids')}::int4[]) and b.hidden_at is null`,
 );
 
+/**
+ * The columns of the given bounties that are not hidden, for the hits of a walk whose items
+ * are not kept (in no particular order; rank null, the hit has it).
+ */
 export async function bountyRows(db: DbOrTx, ids: number[]): Promise<SearchRow[]> {
   if (ids.length === 0) return [];
   return bountyRowsStmt(db, { ids });

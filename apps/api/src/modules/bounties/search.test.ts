@@ -448,6 +448,42 @@ describe('hiding a bounty (migration 0009)', () => {
   });
 });
 
+describe('a bounty inserted hidden (a restore, migration 0009)', () => {
+  it('gets no search rows, alone or among others in one statement', async () => {
+    const [u] = await queryRows<{ id: number }>(db, sql`select id from users order by id limit 1`);
+    const made = await queryRows<{ id: number; hidden: boolean }>(
+      db,
+      sql`insert into bounties (user_id, title, hidden_at)
+          select ${u!.id}, 'Restored ocelot canopy ' || g, case when g % 2 = 0 then now() end
+          from generate_series(1, 4) g
+          returning id, hidden_at is not null as hidden`,
+    );
+    const [alone] = await queryRows<{ id: number }>(
+      db,
+      sql`insert into bounties (user_id, title, hidden_at)
+          values (${u!.id}, 'Restored ocelot canopy alone', now()) returning id`,
+    );
+    const hidden = [...made.filter((b) => b.hidden).map((b) => b.id), alone!.id];
+    const ids = `{${hidden.join(',')}}`;
+    const [rows] = await queryRows<{ one: number; pair: number }>(
+      db,
+      sql`select (select count(*)::int from search.bounty_prefixes
+                  where bounty_id = any(${ids}::int4[])) as one,
+            (select count(*)::int from search.bounty_prefix_pairs
+                  where bounty_id = any(${ids}::int4[])) as pair`,
+    );
+    expect(rows).toEqual({ one: 0, pair: 0 });
+    const shown = made.filter((b) => !b.hidden).map((b) => b.id);
+    for (const term of ['ocelot', 'ocelot canopy']) {
+      const found = (await searchBounties(db, { tsquery: toPrefixQuery(term)!, limit: 10 })).map(
+        (h) => h.id,
+      );
+      expect(found.sort(), term).toEqual([...shown].sort());
+    }
+    await db.execute(sql`delete from bounties where title like 'Restored ocelot canopy%'`);
+  });
+});
+
 describe('feed items', () => {
   it('are written as z.encode(bountyAnswer) would write them, for every bounty of the data', async () => {
     // BountiesService.buildItems writes presentBounty's object without encoding it again.
