@@ -1,6 +1,6 @@
 /**
  * `npm run bench:profile -- --endpoint user|vote|feed|feed-term|feed-words|feed-pairs|claim|bounty|bounty-rounds
- *   [--seconds S] [--server floor]`
+ *   [--seconds S] [--first N] [--server floor]`
  *
  * CPU profile of the product under load: starts the API (node --cpu-prof) on the database of
  * DATABASE_URL (filled beforehand with `npm run bench:data`), adds members with sessions,
@@ -8,7 +8,8 @@
  * time went: the heaviest functions by self time and the share of each package. The
  * .cpuprofile file is kept for Chrome DevTools (its path is printed). feed-words (every
  * matching one-word term in turn) and feed-pairs (a new two-word term per request) run with
- * the response cache off, as in `npm run bench`.
+ * the response cache off, as in `npm run bench`. `--first N` sends N requests before the profiled
+ * ones and leaves them out, as the bench's first pass (20,000 new two-word terms at 1M) does.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -37,6 +38,8 @@ const { values: args } = parseArgs({
     endpoint: { type: 'string', default: 'user' },
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
+    /** Requests sent before the profiled load (left out of the profile), as the bench's first pass. */
+    first: { type: 'string', default: '0' },
     port: { type: 'string', default: '5762' },
     /** floor: profile bench/floor-server.ts instead of the product. */
     server: { type: 'string', default: 'product' },
@@ -171,7 +174,19 @@ for (let i = 0; ; i++) {
   if (i > 300) throw new Error('the product did not start');
   await new Promise((r) => setTimeout(r, 200));
 }
-// Samples before the load (start-up: loading and compiling modules) are left out below.
+if (Number(args.first) > 0) {
+  const first = await autocannon({
+    url: base,
+    connections: Number(args.connections),
+    amount: Number(args.first),
+    requests: [req],
+  });
+  console.log(
+    `first pass: ${first.requests.total} requests, ${Math.round(first.requests.total / first.duration)} req/s (not profiled)`,
+  );
+}
+// Samples before the load (start-up: loading and compiling modules, a first pass) are left
+// out below.
 const loadStartMs = performance.now() - spawnedAt;
 const result = await autocannon({
   url: base,
