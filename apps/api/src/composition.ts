@@ -198,6 +198,13 @@ function createServices(
   };
 }
 
+/**
+ * Bounties searches keep as JSON per instance, in front of the deflated store. 2,048 (8,192
+ * until decision 0032): under new two-word terms at 1,000,000 claims the larger tier held ~30 MB
+ * more and took the API past 250 MB of RSS, for inflates that cost ~6 µs a bounty.
+ */
+export const ITEM_JSON_MAX = 2048;
+
 export function createRoot(parts: RootParts): Root {
   const { config, database, log } = parts;
   // The type says so too; this stops a plain-JS caller that forgot it.
@@ -224,13 +231,14 @@ export function createRoot(parts: RootParts): Root {
     config.PAGE_CACHE_MS > 0 ? config.ITEM_STORE_MB * 1024 * 1024 : 0,
     config.ITEM_STORE_MS,
   );
-  // In front of it, up to 8,192 of them as UTF-8 JSON (~4 KB with ten claims; decisions 0024,
-  // 0029), kept as long as the store keeps them: both are dropped on every change, and their
-  // time only bounds a lost message's lag, which the store's time bounds anyway. (Kept for
-  // PAGE_CACHE_MS, ~1,000 unchanged bounties a second were built again in the background at 1M.)
+  // In front of it, up to ITEM_JSON_MAX of them as UTF-8 JSON (~2–4 KB with ten claims;
+  // decisions 0024, 0029, 0032), kept as long as the store keeps them: both are dropped on every
+  // change, and their time only bounds a lost message's lag, which the store's time bounds
+  // anyway. (Kept for PAGE_CACHE_MS, ~1,000 unchanged bounties a second were built again in the
+  // background at 1M.)
   const itemCache = new FeedCache<Buffer>(
     itemStore.enabled ? config.ITEM_STORE_MS : config.PAGE_CACHE_MS,
-    8192,
+    ITEM_JSON_MAX,
     undefined,
     true,
   );

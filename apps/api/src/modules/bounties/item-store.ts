@@ -1,13 +1,13 @@
 /**
  * Bounties as searches show them, deflated: the second tier behind the item cache (decision
- * 0030). The item cache keeps up to 8,192 bounties as their JSON (~4 KB each, decision 0024);
- * at 100,000 bounties a never-seen term mostly finds bounties it no longer holds, and building
- * one again (a statement for its rounds' claims, their rows, the JSON) costs ~20 times what
- * inflating it costs. So every bounty built is also kept here, deflated with a dictionary of the
- * answer's own field names (~650 bytes), within a budget of bytes, the least recently read
- * dropped first. A search inflates each straight into its place in the answer, through one
- * zlib context reset between bounties (`RawInflater`: ~8 µs a bounty of ten claims, where
- * `inflateRawSync` and a copy took ~13).
+ * 0030). The item cache keeps up to 2,048 bounties as their JSON (~2–4 KB each, decisions
+ * 0024, 0032); at 100,000 bounties a never-seen term mostly finds bounties it no longer holds,
+ * and building one again (a statement for its rounds' claims, their rows, the JSON) costs ~20
+ * times what inflating it costs. So every bounty built is also kept here, deflated with a
+ * dictionary of the answer's own field names (~650 bytes), within a budget of bytes, the least
+ * recently read dropped first. A search inflates each straight into its place in the answer,
+ * through one zlib context reset between bounties (`RawInflater`: ~8 µs a bounty of ten claims,
+ * where `inflateRawSync` and a copy took ~13).
  *
  * It is dropped exactly as the item cache is: a bounty when its bounty page is (any event of
  * the bounty on any instance), everything on what clears the feed and on a gap in the bus. Its
