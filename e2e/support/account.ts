@@ -2,11 +2,11 @@
 import zlib from 'node:zlib';
 import { api, registerCreator, registerMember, setHandle, type Seeded } from './api';
 import { API_URL } from './env';
+import { uniqueHandle } from './session';
 
-let counter = 0;
+/** A unique handle starting with `prefix` (at most 4 letters). */
 export function handleFor(prefix: string): string {
-  counter++;
-  return `${prefix}${Date.now().toString(36).slice(-5)}${counter}`.slice(0, 15);
+  return uniqueHandle(prefix);
 }
 
 export async function creatorWithHandle(): Promise<Seeded & { handle: string }> {

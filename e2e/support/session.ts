@@ -5,10 +5,15 @@ import { setActive, setHandleDb, setSilver } from './db';
 import { API_URL } from './env';
 
 let counter = 0;
-/** A unique handle (letters and digits, at most 15). */
+/**
+ * A unique handle (letters and digits, at most 15). Spec files run in workers of their own, each
+ * counting from 1, and may share a database (the cluster suite): the random part keeps two
+ * workers' first handles of one millisecond apart.
+ */
 export function uniqueHandle(prefix = 'h'): string {
   counter++;
-  return `${prefix}${Date.now().toString(36).slice(-6)}${counter}`.slice(0, 15);
+  const random = Math.random().toString(36).slice(2, 6).padEnd(4, '0');
+  return `${prefix}${Date.now().toString(36).slice(-5)}${random}${counter}`.slice(0, 15);
 }
 
 /** A member whose membership runs `days` more days (negative: expired). */
