@@ -36,6 +36,7 @@ import notificationsRoutes from './modules/notifications/notifications.routes';
 import { registerCompression } from './plugins/compress';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerObservability } from './plugins/observability';
+import { InFlight, trackHandlers } from './plugins/in-flight';
 import { BOUND_REQ_ID, contextFields, REQUEST_ID_PATTERN, runContext } from './lib/request-context';
 import { registerInputTextCheck } from './plugins/input-text';
 import { REDACT_PATHS, requestSerializers } from './plugins/logging';
@@ -44,6 +45,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every service and adapter of this API, built once (composition.ts). */
     root: Root;
+    /** Route handlers still running (a shutdown waits for them before closing the database). */
+    inFlight: InFlight;
   }
 }
 
@@ -113,6 +116,10 @@ export async function buildApp(root: Root, logger: FastifyBaseLogger): Promise<F
   app.setSerializerCompiler(serializerCompiler);
 
   app.decorate('root', root);
+  // Before any route: every handler is counted while it runs (plugins/in-flight.ts).
+  const inFlight = new InFlight();
+  app.decorate('inFlight', inFlight);
+  trackHandlers(app as unknown as FastifyInstance, inFlight);
 
   // Everything after this hook runs inside the request's context (log lines name the request).
   // Every answer carries its request id and the security headers (what @fastify/helmet sent

@@ -99,6 +99,10 @@ async function shutdown(signal: string) {
   timer.unref();
   try {
     await Promise.all([app.close(), web?.close()]);
+    // Handlers whose clients went away have no connection app.close() waits for, and may still
+    // need the database (plugins/in-flight.ts).
+    if (!(await app.inFlight.idle(5_000)))
+      log.warn({ running: app.inFlight.count }, 'handlers still running after 5 s');
     // Tallies of the last votes (batched, at most 250 ms away) go out before the pool closes.
     await root.services.bounties.talliesSettled();
     // Uses of sessions waiting to be written (at most a second old).
