@@ -1,6 +1,6 @@
 /**
  * `npm run bench:tree [-- --duration S] [--connections N] [--port P] [--embedded]`: the memory of
- * the whole process tree `npm start` leaves running (npm, its shell, node and anything they
+ * the whole process tree `npm start` leaves running (npm, node and anything they
  * start), idle and under load.
  *
  * Runs `npm start` on a fresh DATA_DIR and, by default, a fresh database on the PostgreSQL of
