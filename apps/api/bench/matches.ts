@@ -24,7 +24,7 @@ import { toPrefixQuery } from '../src/modules/bounties/bounties.service';
 import { prefixPair } from '../src/modules/bounties/search.repository';
 import { twoWordTerms } from './fixtures';
 import { rawConnection } from './raw-db';
-import { benchServerEnv } from './server-env';
+import { benchServerEnv, filledDatabaseUrl, waitHealthy } from './server-env';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rootDir = path.resolve(here, '../../..');
@@ -36,11 +36,7 @@ const { values: args } = parseArgs({
     port: { type: 'string', default: '5764' },
   },
 });
-const url = process.env.DATABASE_URL;
-if (!url?.startsWith('postgres')) {
-  console.error('Set DATABASE_URL to a PostgreSQL database filled by npm run bench:data.');
-  process.exit(2);
-}
+const url = filledDatabaseUrl();
 
 const handle = await createDatabase(url, { poolSize: 2 });
 const q = await rawConnection(handle);
@@ -92,17 +88,7 @@ const proc = spawn(process.execPath, [build.API_ENTRY], {
   env: { ...benchServerEnv({ port, databaseUrl: url, dataDir }), FEED_CACHE_MS: '0' },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
-for (let i = 0; ; i++) {
-  if (
-    await fetch(`${base}/health`).then(
-      (r) => r.ok,
-      () => false,
-    )
-  )
-    break;
-  if (i > 600) throw new Error('the product did not start');
-  await new Promise((r) => setTimeout(r, 200));
-}
+await waitHealthy(base, 600);
 
 const cpuMs = (pid: number) => {
   const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');

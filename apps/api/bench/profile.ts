@@ -29,7 +29,7 @@ import {
   twoWordTerms,
 } from './fixtures';
 import { rawConnection } from './raw-db';
-import { benchServerEnv } from './server-env';
+import { benchServerEnv, filledDatabaseUrl, waitHealthy } from './server-env';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rootDir = path.resolve(here, '../../..');
@@ -45,11 +45,7 @@ const { values: args } = parseArgs({
     server: { type: 'string', default: 'product' },
   },
 });
-const url = process.env.DATABASE_URL;
-if (!url?.startsWith('postgres')) {
-  console.error('Set DATABASE_URL to a PostgreSQL database filled by npm run bench:data.');
-  process.exit(2);
-}
+const url = filledDatabaseUrl();
 const port = Number(args.port);
 const base = `http://127.0.0.1:${port}`;
 
@@ -163,17 +159,7 @@ const proc = spawn(
     },
   },
 );
-for (let i = 0; ; i++) {
-  if (
-    await fetch(`${base}/health`).then(
-      (r) => r.ok,
-      () => false,
-    )
-  )
-    break;
-  if (i > 300) throw new Error('the product did not start');
-  await new Promise((r) => setTimeout(r, 200));
-}
+await waitHealthy(base);
 if (Number(args.first) > 0) {
   const first = await autocannon({
     url: base,

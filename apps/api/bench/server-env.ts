@@ -20,3 +20,26 @@ export function benchServerEnv(o: {
     RATE_LIMIT_ALLOW: '127.0.0.1,::1,::ffff:127.0.0.1',
   };
 }
+
+/** DATABASE_URL for the tools that read a database `npm run bench:data` filled; else exits. */
+export function filledDatabaseUrl(): string {
+  const url = process.env.DATABASE_URL;
+  if (!url?.startsWith('postgres')) {
+    console.error('Set DATABASE_URL to a PostgreSQL database filled by npm run bench:data.');
+    process.exit(2);
+  }
+  return url;
+}
+
+/** Waits until `${base}/health` answers 200 (polled every 200 ms), or throws after `tries`. */
+export async function waitHealthy(base: string, tries = 300): Promise<void> {
+  for (let i = 0; ; i++) {
+    const ok = await fetch(`${base}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    if (i >= tries) throw new Error('the product did not start');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
