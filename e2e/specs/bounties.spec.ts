@@ -150,10 +150,11 @@ describe('the bounty loop', () => {
     await page.mouse.move(0, 0);
     await b.axe(page);
     await b.shot(page, 'post-claim-dialog');
-    // Full screen at 375px.
+    // Full screen at 375px (once the media query has answered and the dialog re-rendered).
     await page.setViewportSize({ width: 375, height: 740 });
-    const box = await page.locator('.MuiDialog-paper').boundingBox();
-    expect(box?.width).toBe(375);
+    await expect
+      .poll(async () => (await page.locator('.MuiDialog-paper').boundingBox())?.width)
+      .toBe(375);
     await page.setViewportSize({ width: 1280, height: 800 });
     await post.click();
     await page.waitForURL(/\/claim\/\d+$/);
