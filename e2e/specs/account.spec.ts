@@ -10,11 +10,11 @@ import { PASSWORD, api, login, registerCreator, registerMember, uniqueEmail } fr
 import {
   creatorWithHandle,
   gradientPng,
-  handleFor,
   mediaAvailable,
   memberWithHandle,
 } from '../support/account';
 import { useBrowser } from '../support/browser';
+import { uniqueHandle } from '../support/session';
 
 const b = useBrowser('account');
 const withMedia = it.skipIf(!(await mediaAvailable()));
@@ -153,7 +153,7 @@ describe('handle', () => {
     await input.fill('');
     await input.pressSequentially('abcdefghijklmnopqrst');
     expect(await input.inputValue()).toBe('abcdefghijklmno');
-    const handle = handleFor('New');
+    const handle = uniqueHandle('New');
     await input.fill(handle);
     await b.axe(page);
     await b.shot(page, 'handle');
@@ -421,7 +421,7 @@ describe('onboarding', () => {
   it('member: a handle saved on the step goes on to /signup/payment', async () => {
     const m = await registerMember();
     const page = await open('/signup/handle/user', m.token);
-    const handle = handleFor('Fan');
+    const handle = uniqueHandle('Fan');
     await page.getByTestId('handle-input').fill(handle);
     await submit(page, 'Next');
     await page.waitForURL((u) => u.pathname === '/signup/payment');
@@ -443,7 +443,7 @@ describe('onboarding', () => {
     await page.getByTestId('handle-input').fill(taken.handle);
     await submit(page, 'Next');
     await expectError(page, ACCOUNT_MSG.handleTaken);
-    const handle = handleFor('Star');
+    const handle = uniqueHandle('Star');
     await page.getByTestId('handle-input').fill(handle);
     await submit(page, 'Next');
     await page.waitForURL((u) => u.pathname === '/enrollment/stagename');

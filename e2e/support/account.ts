@@ -4,14 +4,9 @@ import { api, registerCreator, registerMember, setHandle, type Seeded } from './
 import { API_URL } from './env';
 import { uniqueHandle } from './session';
 
-/** A unique handle starting with `prefix` (at most 4 letters). */
-export function handleFor(prefix: string): string {
-  return uniqueHandle(prefix);
-}
-
 export async function creatorWithHandle(): Promise<Seeded & { handle: string }> {
   const c = await registerCreator();
-  const handle = handleFor('c');
+  const handle = uniqueHandle('c');
   const status = await setHandle(c.token, handle);
   if (status !== 200) throw new Error(`PUT /user/handle answered ${status}`);
   return { ...c, handle };
@@ -19,7 +14,7 @@ export async function creatorWithHandle(): Promise<Seeded & { handle: string }> 
 
 export async function memberWithHandle(): Promise<Seeded & { handle: string }> {
   const m = await registerMember();
-  const handle = handleFor('m');
+  const handle = uniqueHandle('m');
   const status = await setHandle(m.token, handle);
   if (status !== 200) throw new Error(`PUT /user/handle answered ${status}`);
   return { ...m, handle };
