@@ -21,6 +21,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon, { type Request, type Result } from 'autocannon';
 import pg from 'pg';
+import { SEARCH_PAGE } from '@bountyhunt/shared/bounties';
 import { createDatabase, runMigrations, type DatabaseHandle } from '../src/db/client';
 import { openEmbeddedPostgres } from '../src/db/embedded-postgres';
 import {
@@ -28,6 +29,7 @@ import {
   roundBounties,
   addVoters,
   checkVotes,
+  fullPageTerms,
   sampleIds,
   oneWordTerms,
   SEARCH_TERM,
@@ -255,6 +257,8 @@ interface Fixtures {
   /** Every one-word term that matches, and distinct two-word ones (shuffled). */
   oneWordTerms: string[];
   twoWordTerms: string[];
+  /** Two-word terms whose first page is full (more than a page matches), up to 2,000. */
+  fullPageTerms: string[];
 }
 
 interface Endpoint {
@@ -378,6 +382,21 @@ const ENDPOINTS: Endpoint[] = [
     passSize: (fx) => Math.floor(fx.twoWordTerms.length / 3),
   },
   {
+    // The same answers at both sizes: at 10,000 claims a new two-word term matches one bounty at
+    // the median (a 7 KB answer), at 1,000,000 every one fills its page of ten (41 KB). These
+    // terms fill their page at both sizes; at 10,000 claims they are few (~180), so they come
+    // round again (nothing is cached by term: the cache is off). The cost growth of a search at
+    // equal answers is this at 10,000 claims against feed-pairs at 1,000,000 (decision 0033).
+    name: 'feed-pairs-full',
+    label: 'feed search, a two-word term whose page is full, cache off',
+    method: 'POST',
+    route: '/bounty/search',
+    env: { FEED_CACHE_MS: '0' },
+    request: (fx) => termsInTurn(fx.fullPageTerms),
+    sample: (fx) => searchSample(fx.fullPageTerms[0] ?? fx.twoWordTerms[0]!),
+    passSize: (fx) => fx.fullPageTerms.length,
+  },
+  {
     name: 'bounty',
     label: 'bounty page',
     method: 'GET',
@@ -477,6 +496,8 @@ interface Measure {
   dbPssMb: number | null;
   /** The server's own CPU time per answered request, in ms (PostgreSQL's is not included). */
   cpuMsPerRequest: number | null;
+  /** Bytes read per request (headers and body), in KB. */
+  answerKb: number;
   /**
    * The first pass: each sampled id or term read once, from the same 50 connections, before
    * the warm-up (what a cold start costs: pages and items built, database pages read).
@@ -547,6 +568,7 @@ async function measure(server: Server, ep: Endpoint, fx: Fixtures): Promise<Meas
       cpuBefore === null || cpuAfter === null || r.requests.total === 0
         ? null
         : Math.round(((cpuAfter - cpuBefore) * 1000 * 100) / r.requests.total) / 100,
+    answerKb: Math.round((r.throughput.total / Math.max(1, r.requests.total) / 1024) * 10) / 10,
     ...(firstPass ? { firstPass } : {}),
   };
 }
@@ -731,11 +753,17 @@ async function runPhase(target: Target): Promise<PhaseResult> {
     roundBounties: await roundBounties(q, smoke ? 2 : 8),
     voters: { product: await addVoters(q, opts.voters), floor: await addVoters(q, opts.voters) },
     oneWordTerms: await oneWordTerms(q),
-    twoWordTerms: await twoWordTerms(q, 60_000),
+    twoWordTerms: [],
+    fullPageTerms: [],
   }));
+  fx.twoWordTerms = await withDb(target, (q) => twoWordTerms(q, 60_000));
+  fx.fullPageTerms = await withDb(target, (q) =>
+    fullPageTerms(q, fx.twoWordTerms, SEARCH_PAGE.default, 2_000),
+  );
   log(
     `${fx.activeClaims.length} claims in active rounds, ${opts.voters} voters per server, ` +
-      `${fx.oneWordTerms.length} one-word and ${fx.twoWordTerms.length} two-word search terms`,
+      `${fx.oneWordTerms.length} one-word and ${fx.twoWordTerms.length} two-word search terms ` +
+      `(${fx.fullPageTerms.length} of them fill a page)`,
   );
   const eps = ENDPOINTS.filter((e) => !opts.only || opts.only.includes(e.name));
   const results: EndpointResult[] = eps.map((e) => ({ name: e.name, label: e.label }));
@@ -915,18 +943,23 @@ async function runDb(kind: DbKind): Promise<DbResult> {
       await gen(opts.largeBounties - opts.smallBounties, 2);
       out.phases.push(await runPhase(target));
       const [small, big] = out.phases as [PhaseResult, PhaseResult];
-      for (const name of [
+      // [row, endpoint at 10,000 claims, endpoint at 1,000,000]: each endpoint against itself,
+      // and a new two-word term at equal answers (a full page at both sizes: feed-pairs-full).
+      const rows: [string, string, string][] = [
         'feed',
         'feed-term',
         'feed-words',
         'feed-pairs',
+        'feed-pairs-full',
         'claim',
         'bounty',
         'bounty-rounds',
         'user',
-      ]) {
-        const a = small.endpoints.find((e) => e.name === name);
-        const b = big.endpoints.find((e) => e.name === name);
+      ].map((name) => [name, name, name]);
+      rows.splice(5, 0, ['feed-pairs, equal answers', 'feed-pairs-full', 'feed-pairs']);
+      for (const [name, smallName, largeName] of rows) {
+        const a = small.endpoints.find((e) => e.name === smallName);
+        const b = big.endpoints.find((e) => e.name === largeName);
         if (!a?.product || !b?.product) continue;
         const ratio = (x: Measure | undefined, y: Measure | undefined) =>
           x && y ? Math.round((x.rps / Math.max(1, y.rps)) * 100) / 100 : null;
@@ -1034,12 +1067,12 @@ function markdown(report: {
         '',
       );
       lines.push(
-        '| endpoint | req/s small | req/s large | p50 small | p50 large | p99 small | p99 large | mean small | mean large | p50 ratio | mean ratio | cost ratio (req/s small ÷ large) | floor cost ratio |',
-        '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+        '| endpoint | req/s small | req/s large | p50 small | p50 large | p99 small | p99 large | mean small | mean large | answer KB small | answer KB large | p50 ratio | mean ratio | cost ratio (req/s small ÷ large) | floor cost ratio |',
+        '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       );
       for (const x of run.scaling)
         lines.push(
-          `| ${x.endpoint} | ${x.small.rps} | ${x.large.rps} | ${x.small.p50} | ${x.large.p50} | ${x.small.p99} | ${x.large.p99} | ${x.small.mean} | ${x.large.mean} | ${x.p50Ratio} | ${x.meanRatio} | ${x.costRatio} | ${fmt(x.floorCostRatio, 2)} |`,
+          `| ${x.endpoint} | ${x.small.rps} | ${x.large.rps} | ${x.small.p50} | ${x.large.p50} | ${x.small.p99} | ${x.large.p99} | ${x.small.mean} | ${x.large.mean} | ${fmt(x.small.answerKb, 1)} | ${fmt(x.large.answerKb, 1)} | ${x.p50Ratio} | ${x.meanRatio} | ${x.costRatio} | ${fmt(x.floorCostRatio, 2)} |`,
         );
       lines.push('');
     }

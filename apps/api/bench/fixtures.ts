@@ -178,6 +178,41 @@ export async function twoWordTerms(q: RawDb, n: number): Promise<string[]> {
   return shuffle([...out].sort(), 17);
 }
 
+/**
+ * The terms of `terms` (two-word, as twoWordTerms) whose first page is full: more than `page`
+ * visible bounties match them. At 10,000 claims a few hundred of the bench's terms, at 1,000,000
+ * nearly all; up to `n`, in the order given. Counted on the titles' tsvectors (their GIN index,
+ * at most page + 1 matches a term), so it does not depend on how the product searches.
+ */
+export async function fullPageTerms(
+  q: RawDb,
+  terms: string[],
+  page: number,
+  n: number,
+): Promise<string[]> {
+  const out: string[] = [];
+  for (let i = 0; i < terms.length && out.length < n; i += 500) {
+    const batch = terms.slice(i, i + 500);
+    const rows = await q.query<{ i: string }>(
+      `select t.i from unnest($1::text[]) with ordinality as t(query, i)
+       where (select count(*) from (select 1 from bounties b
+               where b.hidden_at is null and b.search @@ to_tsquery('simple', t.query)
+               limit ${page + 1}) m) > ${page}
+       order by t.i`,
+      [
+        batch.map((term) =>
+          term
+            .split(' ')
+            .map((w) => `${w}:*`)
+            .join(' & '),
+        ),
+      ],
+    );
+    for (const r of rows) if (out.length < n) out.push(batch[Number(r.i) - 1]!);
+  }
+  return out;
+}
+
 export interface VoteCheck {
   votes: number;
   claimMismatches: number;
