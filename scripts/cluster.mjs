@@ -145,6 +145,9 @@ export async function startCluster(opts = {}) {
     const apiEnv = {
       ...env,
       NODE_ENV: env.NODE_ENV ?? 'production',
+      // glibc's settings as `npm start` gives them (package.json, decision 0008).
+      MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? '2',
+      MALLOC_TRIM_THRESHOLD_: env.MALLOC_TRIM_THRESHOLD_ ?? '16777216',
       API_ONLY: '1',
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,

@@ -7,8 +7,9 @@ export function benchServerEnv(o: {
   return {
     ...process.env,
     NODE_ENV: 'production',
-    // As scripts/start.mjs runs the product.
+    // As `npm start` runs the product (package.json, decision 0008).
     MALLOC_ARENA_MAX: '2',
+    MALLOC_TRIM_THRESHOLD_: '16777216',
     API_ONLY: '1',
     HOST: '127.0.0.1',
     API_PORT: String(o.port),
