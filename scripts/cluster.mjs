@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import S3rver from 's3rver';
+import { GLIBC_ENV } from './glibc-env.mjs';
 import { defaults as siteDefaults, prepareDir, renderMain, renderSite } from './nginx-conf.mjs';
 import { ensureWebBuilt, WEB_DIST } from './web-build.mjs';
 
@@ -143,11 +144,10 @@ export async function startCluster(opts = {}) {
     await s3.run();
 
     const apiEnv = {
+      // glibc's settings as `npm start` gives them (decision 0008); the caller's own win.
+      ...GLIBC_ENV,
       ...env,
       NODE_ENV: env.NODE_ENV ?? 'production',
-      // glibc's settings as `npm start` gives them (package.json, decision 0008).
-      MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? '2',
-      MALLOC_TRIM_THRESHOLD_: env.MALLOC_TRIM_THRESHOLD_ ?? '16777216',
       API_ONLY: '1',
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,

@@ -270,6 +270,8 @@ interface Endpoint {
   request(fx: Fixtures, who: 'product' | 'floor'): Request;
   /** A fixed request whose answer is compared between product and floor. */
   sample?(fx: Fixtures, who: 'product' | 'floor'): { path: string; init: RequestInit };
+  /** Why this endpoint cannot run on this data (it is then skipped), if it cannot. */
+  unavailable?(fx: Fixtures): string | undefined;
   /** Extra environment for the product: such endpoints run on a product started with it. */
   env?: Record<string, string>;
   /**
@@ -392,8 +394,10 @@ const ENDPOINTS: Endpoint[] = [
     method: 'POST',
     route: '/bounty/search',
     env: { FEED_CACHE_MS: '0' },
+    unavailable: (fx) =>
+      fx.fullPageTerms.length === 0 ? 'no two-word term fills a page at this size' : undefined,
     request: (fx) => termsInTurn(fx.fullPageTerms),
-    sample: (fx) => searchSample(fx.fullPageTerms[0] ?? fx.twoWordTerms[0]!),
+    sample: (fx) => searchSample(fx.fullPageTerms[0]!),
     passSize: (fx) => fx.fullPageTerms.length,
   },
   {
@@ -454,6 +458,7 @@ const ENDPOINTS: Endpoint[] = [
     label: 'vote (distinct members)',
     method: 'POST',
     route: '/vote',
+    unavailable: (fx) => (fx.activeClaims.length === 0 ? 'no claim in an active round' : undefined),
     request: (fx, who) => {
       // Vote k: voter k mod V on claim (k mod V + k div V) mod C. Concurrent votes come from
       // different members on different claims (as many members voting at once do), and no
@@ -592,7 +597,7 @@ async function productRoutes(server: Server): Promise<Set<string>> {
 async function fetchSamples(server: Server, fx: Fixtures, eps: Endpoint[]) {
   const out: Record<string, unknown> = {};
   for (const ep of eps) {
-    if (!ep.sample) continue;
+    if (!ep.sample || ep.unavailable?.(fx)) continue;
     const s = ep.sample(fx, server.name);
     const res = await fetch(`${server.base}${s.path}`, s.init);
     out[ep.name] = { status: res.status, body: await res.json().catch(() => null) };
@@ -745,21 +750,20 @@ async function runPhase(target: Target): Promise<PhaseResult> {
     return c!;
   });
   log(`${target.kind}: ${counts.claims} claims, ${counts.bounties} bounties`);
-  const fx: Fixtures = await withDb(target, async (q) => ({
-    bountyIds: await sampleIds(q, 'bounties', 2000),
-    claimIds: await sampleIds(q, 'claims', 5000),
-    activeClaims: await activeClaimIds(q, 2000),
-    // The 5 rounds × 50 claims bounties: added with the first phase, kept for the next.
-    roundBounties: await roundBounties(q, smoke ? 2 : 8),
-    voters: { product: await addVoters(q, opts.voters), floor: await addVoters(q, opts.voters) },
-    oneWordTerms: await oneWordTerms(q),
-    twoWordTerms: [],
-    fullPageTerms: [],
-  }));
-  fx.twoWordTerms = await withDb(target, (q) => twoWordTerms(q, 60_000));
-  fx.fullPageTerms = await withDb(target, (q) =>
-    fullPageTerms(q, fx.twoWordTerms, SEARCH_PAGE.default, 2_000),
-  );
+  const fx: Fixtures = await withDb(target, async (q) => {
+    const pairs = await twoWordTerms(q, 60_000);
+    return {
+      bountyIds: await sampleIds(q, 'bounties', 2000),
+      claimIds: await sampleIds(q, 'claims', 5000),
+      activeClaims: await activeClaimIds(q, 2000),
+      // The 5 rounds × 50 claims bounties: added with the first phase, kept for the next.
+      roundBounties: await roundBounties(q, smoke ? 2 : 8),
+      voters: { product: await addVoters(q, opts.voters), floor: await addVoters(q, opts.voters) },
+      oneWordTerms: await oneWordTerms(q),
+      twoWordTerms: pairs,
+      fullPageTerms: await fullPageTerms(q, pairs, SEARCH_PAGE.default, 2_000),
+    };
+  });
   log(
     `${fx.activeClaims.length} claims in active rounds, ${opts.voters} voters per server, ` +
       `${fx.oneWordTerms.length} one-word and ${fx.twoWordTerms.length} two-word search terms ` +
@@ -815,7 +819,9 @@ async function runPhase(target: Target): Promise<PhaseResult> {
         const productSamples = await fetchSamples(
           product,
           fx,
-          indexes.map((i) => eps[i]!).filter((e) => routes.has(`${e.method} ${e.route}`)),
+          indexes
+            .map((i) => eps[i]!)
+            .filter((e) => routes.has(`${e.method} ${e.route}`) && !e.unavailable?.(fx)),
         );
         for (const i of indexes) {
           const ep = eps[i]!;
@@ -825,8 +831,9 @@ async function runPhase(target: Target): Promise<PhaseResult> {
             log(`skip ${ep.label}: ${res.skipped}`);
             continue;
           }
-          if (ep.name === 'vote' && fx.activeClaims.length === 0) {
-            res.skipped = 'no claim in an active round';
+          const unavailable = ep.unavailable?.(fx);
+          if (unavailable) {
+            res.skipped = unavailable;
             log(`skip ${ep.label}: ${res.skipped}`);
             continue;
           }

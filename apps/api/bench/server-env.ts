@@ -1,3 +1,5 @@
+import { GLIBC_ENV } from '../../../scripts/glibc-env.mjs';
+
 /** The environment benchmark runs give the product (and the floor): as `npm start` runs it, API only. */
 export function benchServerEnv(o: {
   port: number;
@@ -7,9 +9,8 @@ export function benchServerEnv(o: {
   return {
     ...process.env,
     NODE_ENV: 'production',
-    // As `npm start` runs the product (package.json, decision 0008).
-    MALLOC_ARENA_MAX: '2',
-    MALLOC_TRIM_THRESHOLD_: '16777216',
+    // As `npm start` runs the product (decision 0008).
+    ...GLIBC_ENV,
     API_ONLY: '1',
     HOST: '127.0.0.1',
     API_PORT: String(o.port),

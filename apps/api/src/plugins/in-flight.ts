@@ -4,9 +4,10 @@
  * `app.close()` waits for the connections it still has. A request whose client went away has
  * none left, yet its handler runs on: a search whose client gave up between its walk and the
  * build of its bounties asked the pool for a client after the shutdown had closed it, and the log
- * showed "request failed" for a request nobody was waiting for. Every handler is counted from its start until it returns
- * or its promise settles, whatever became of its connection; a stream's handler returns once the
- * stream is open, so open streams are not waited for (the live service closes them).
+ * showed "request failed" for a request nobody was waiting for. Every handler is counted from
+ * its start until it returns or its promise settles, whatever became of its connection; a
+ * stream's handler returns once the stream is open, so open streams are not waited for (the
+ * live service closes them).
  */
 import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
 
