@@ -1,5 +1,5 @@
 /**
- * `npm run bench:profile -- --endpoint user|vote|feed|feed-term|feed-words|feed-pairs|claim|bounty|bounty-rounds
+ * `npm run bench:profile -- --endpoint user|vote|feed|feed-term|feed-words|feed-pairs|feed-pairs-full|claim|bounty|bounty-rounds
  *   [--seconds S] [--first N] [--server floor]`
  *
  * CPU profile of the product under load: starts the API (node --cpu-prof) on the database of
@@ -7,8 +7,8 @@
  * drives one endpoint with autocannon (50 connections) and prints where the server's CPU
  * time went: the heaviest functions by self time and the share of each package. The
  * .cpuprofile file is kept for Chrome DevTools (its path is printed). feed-words (every
- * matching one-word term in turn) and feed-pairs (a new two-word term per request) run with
- * the response cache off, as in `npm run bench`. `--first N` sends N requests before the profiled
+ * matching one-word term in turn), feed-pairs (a new two-word term per request) and feed-pairs-full
+ * (two-word terms whose first page is full, in turn) run with the response cache off, as in `npm run bench`. `--first N` sends N requests before the profiled
  * ones and leaves them out, as the bench's first pass (20,000 new two-word terms at 1M) does.
  */
 import { spawn } from 'node:child_process';
@@ -18,10 +18,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon, { type Request } from 'autocannon';
+import { SEARCH_PAGE } from '@bountyhunt/shared/bounties';
 import { createDatabase } from '../src/db/client';
 import {
   activeClaimIds,
   addVoters,
+  fullPageTerms,
   oneWordTerms,
   roundBounties,
   sampleIds,
@@ -57,6 +59,10 @@ const bountyIds = await sampleIds(q, 'bounties', 2000);
 const active = await activeClaimIds(q, 2000);
 const words = await oneWordTerms(q);
 const pairs = await twoWordTerms(q, 40_000);
+const fullPairs =
+  args.endpoint === 'feed-pairs-full'
+    ? await fullPageTerms(q, pairs, SEARCH_PAGE.default, 2_000)
+    : [];
 const roundIds = args.endpoint === 'bounty-rounds' ? await roundBounties(q, 8) : [];
 await q.release();
 await handle.close();
@@ -83,6 +89,12 @@ const requests: Record<string, Request> = {
     path: '/bounty/search',
     headers: json,
     setupRequest: (r) => ({ ...r, body: JSON.stringify({ term: next(pairs) }) }),
+  },
+  'feed-pairs-full': {
+    method: 'POST',
+    path: '/bounty/search',
+    headers: json,
+    setupRequest: (r) => ({ ...r, body: JSON.stringify({ term: next(fullPairs) }) }),
   },
   // Reads go out with a member's token, as a signed-in member's would.
   bounty: {
@@ -153,7 +165,7 @@ const proc = spawn(
     stdio: ['ignore', 'inherit', 'inherit'],
     env: {
       ...benchServerEnv({ port, databaseUrl: url, dataDir: profDir }),
-      ...(args.endpoint === 'feed-words' || args.endpoint === 'feed-pairs'
+      ...(args.endpoint.startsWith('feed-words') || args.endpoint.startsWith('feed-pairs')
         ? { FEED_CACHE_MS: '0' }
         : {}),
     },
