@@ -226,7 +226,8 @@ export function createRoot(parts: RootParts): Root {
   // claim pages (under 1 KB each) per instance; past their time, answered while rebuilt.
   const pageCache = new FeedCache<BountyPage>(config.PAGE_CACHE_MS, 4096, undefined, true);
   const claimCache = new FeedCache<BountyPage>(config.PAGE_CACHE_MS, 16_384, undefined, true);
-  // Every bounty a search built, deflated (~650 bytes each; decision 0030). Off with the pages.
+  // Every bounty a search built, deflated into one ring (~900 bytes each; decisions 0030, 0034).
+  // Off with the pages.
   const itemStore = new ItemStore(
     config.PAGE_CACHE_MS > 0 ? config.ITEM_STORE_MB * 1024 * 1024 : 0,
     config.ITEM_STORE_MS,

@@ -123,10 +123,10 @@ const envSchema = z.object({
    */
   PAGE_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /**
-   * Bounties as searches show them are also kept deflated, up to this many MB per instance
-   * (0: off; decision 0030), so a new search term rarely builds bounties again.
+   * Bounties as searches show them are also kept deflated, in one ring of this many MB per
+   * instance (0: off; decisions 0030, 0034), so a new search term rarely builds bounties again.
    */
-  ITEM_STORE_MB: z.coerce.number().int().min(0).max(4096).default(32),
+  ITEM_STORE_MB: z.coerce.number().int().min(0).max(2048).default(32),
   /**
    * How long such a kept bounty is answered: every change it shows drops it at once on every
    * instance, so, like PAGE_CACHE_MS, this bounds only a lost message between instances.

@@ -45,24 +45,35 @@ export class RawInflater {
   ) {}
 
   /**
-   * Inflates `deflated`, which must come to exactly `length` bytes, into `out` at `offset`.
+   * Inflates `deflated` (from `inOffset`, `inLength` bytes: by default all of it), which must
+   * come to exactly `length` bytes, into `out` at `offset`.
    * `out` must have one byte to spare after them (zlib is given it, to see the end of the
    * stream without asking for more room); it may be overwritten. False when the bytes do not
    * inflate to exactly `length`; `out` is then written in part.
    */
-  inflateInto(deflated: Buffer, length: number, out: Buffer, offset: number): boolean {
+  inflateInto(
+    deflated: Buffer,
+    length: number,
+    out: Buffer,
+    offset: number,
+    inOffset = 0,
+    inLength = deflated.length - inOffset,
+  ): boolean {
     if (offset + length + 1 > out.length) throw new RangeError('no room for the inflated bytes');
+    if (inOffset < 0 || inLength < 0 || inOffset + inLength > deflated.length)
+      throw new RangeError('the deflated bytes are outside their buffer');
     const engine = this.reuse ? this.engineNow() : undefined;
     const handle = engine?._handle;
     const state = engine?._writeState;
-    if (!engine || !handle || !state) return this.fallback(deflated, length, out, offset);
+    if (!engine || !handle || !state)
+      return this.fallback(deflated.subarray(inOffset, inOffset + inLength), length, out, offset);
     try {
       handle.reset();
       handle.writeSync(
         zlib.constants.Z_FINISH,
         deflated,
-        0,
-        deflated.length,
+        inOffset,
+        inLength,
         out,
         offset,
         length + 1,

@@ -561,7 +561,7 @@ describe('POST /bounty/search with the feed cache off: bounties kept as JSON, an
     await setAmountBehindTheBack(one.bountyId, 321);
     t.root.itemCache.clear();
     // The store's bytes for one bounty spoiled (never seen; what the answer must survive).
-    t.root.itemStore.take(one.bountyId)!.bytes.fill(0xff);
+    t.root.itemStore.bytesOf(t.root.itemStore.take(one.bountyId)!).fill(0xff);
     const again = await items('pelican');
     expect(again.get(one.bountyId)!.amount).toBe(321); // built anew
     expect(again.get(two.bountyId)).toEqual(first.get(two.bountyId)); // still as kept

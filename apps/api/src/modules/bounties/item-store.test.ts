@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import zlib from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
 import { ENTRY_OVERHEAD, ItemStore } from './item-store';
@@ -35,7 +36,7 @@ describe('ItemStore (decision 0030)', () => {
     kept.forEach((json, i) => {
       const out = store.get(i + 1)!;
       expect(out.equals(json)).toBe(true);
-      // Not a slice of a shared slab or of a larger chunk: kept, it holds only itself.
+      // Not a view of the ring: what the caller holds stays as it is.
       expect(out.byteOffset).toBe(0);
       expect(out.buffer.byteLength).toBeLessThanOrEqual(out.length + 1);
     });
@@ -74,33 +75,65 @@ describe('ItemStore (decision 0030)', () => {
       // the bounty is no longer kept.
       expect(store.inflateInto(1, { ...s1, length: s1.length - 1 }, out, 0)).toBe(false);
       const s2 = store.take(2)!;
-      expect(
-        store.inflateInto(2, { ...s2, bytes: Buffer.from('\xff not deflate at all') }, out, 0),
-      ).toBe(false);
+      expect(store.inflateInto(2, { ...s2, size: 3 }, out, 0)).toBe(false);
       // Both still kept (what failed was not the entry kept); the real entries still inflate.
       expect(store.get(1)?.equals(kept[0]!)).toBe(true);
       expect(store.get(2)?.equals(kept[1]!)).toBe(true);
       // An entry whose own bytes went bad is dropped.
       const s3 = store.take(3)!;
-      s3.bytes.fill(0xff);
+      store.bytesOf(s3).fill(0xff);
       expect(store.inflateInto(3, s3, out, 0)).toBe(false);
       expect(store.take(3)).toBeUndefined();
       expect(store.get(4)?.equals(kept[3]!)).toBe(true);
     });
 
-  it('keeps within its budget, dropping the bounty read longest ago first', () => {
+  it('keeps within its ring, writing over the oldest first; a bounty read near the end lives on', () => {
+    const one = new ItemStore(1 << 20, 60_000);
+    for (const id of [1, 2, 3, 4, 5]) one.set(id, item(id), one.mark());
+    const size = Math.max(...[1, 2, 3, 4, 5].map((id) => one.bytesOf(one.take(id)!).length));
+    // Room for four and a half such bounties.
+    const ring = Math.floor(size * 4.5);
+    const store = new ItemStore(ring, 60_000);
+    for (const id of [1, 2, 3, 4]) store.set(id, item(id), store.mark());
+    expect(store.size).toBe(4);
+    // Bounty 1 is in the last eighth of the ring before it is written over: read, it is written
+    // again at the head, and the next bounty written over is 2, never read.
+    expect(store.get(1)?.equals(item(1))).toBe(true);
+    store.set(5, item(5), store.mark());
+    expect(store.get(2)).toBeUndefined();
+    for (const id of [1, 3, 4, 5]) expect(store.get(id)?.equals(item(id))).toBe(true);
+    expect(store.bytes - store.size * ENTRY_OVERHEAD).toBeLessThanOrEqual(ring);
+    // Round and round: what is kept always inflates to what was kept.
+    for (let id = 10; id < 60; id++) {
+      store.set(id, item(id), store.mark());
+      expect(store.get(id)?.equals(item(id))).toBe(true);
+      expect(store.size).toBeLessThanOrEqual(5);
+    }
+    // A bounty too large for the ring is not kept (and no older copy of it answers).
+    store.set(
+      11,
+      Buffer.from(JSON.stringify({ pad: randomBytes(ring).toString('hex') })),
+      store.mark(),
+    );
+    expect(store.get(11)).toBeUndefined();
+  });
+
+  it('refuses bytes written over since they were taken, and keeps taken bytes through a clear', () => {
     const one = new ItemStore(1 << 20, 60_000);
     one.set(1, item(1), one.mark());
-    const size = one.bytes;
-    // Room for three such bounties.
-    const store = new ItemStore(Math.floor(size * 3.5), 60_000);
-    for (const id of [1, 2, 3]) store.set(id, item(id), store.mark());
-    expect(store.get(1)).toBeDefined(); // read: now the newest
-    store.set(4, item(4), store.mark());
-    expect(store.size).toBe(3);
-    expect(store.get(2)).toBeUndefined();
-    for (const id of [1, 3, 4]) expect(store.get(id)?.equals(item(id))).toBe(true);
-    expect(store.bytes).toBeLessThanOrEqual(Math.floor(size * 3.5));
+    const store = new ItemStore(one.bytesOf(one.take(1)!).length * 3, 60_000);
+    store.set(1, item(1), store.mark());
+    const taken = store.take(1)!;
+    const out = Buffer.alloc(taken.length + 1);
+    // Cleared (a change every search may show): not answered again, but a search that already
+    // took it still has its bytes.
+    store.clear();
+    expect(store.take(1)).toBeUndefined();
+    expect(store.inflateInto(1, taken, out, 0)).toBe(true);
+    expect(out.subarray(0, taken.length).equals(item(1))).toBe(true);
+    // Written over by later bounties: refused (never another bounty's bytes).
+    for (const id of [2, 3, 4, 5]) store.set(id, item(id), store.mark());
+    expect(store.inflateInto(1, taken, out, 0)).toBe(false);
   });
 
   it('drops a bounty on delete, everything on clear, and keeps no build that began before a clear', () => {
