@@ -438,7 +438,9 @@ export class BountiesService {
     // Not held as JSON any more: taken from the store and inflated below straight into the
     // answer (held as JSON again, the bounties that come and go would promote entries that soon
     // die to the old generation, and GC pauses would follow).
-    const stored = page.map((r, i) => (kept[i] ? undefined : this.itemStore.take(r.id)));
+    // Answered again (below) without the store: its bytes may have been written over since
+    // they were taken (decision 0034), and a build always answers.
+    const stored = page.map((r, i) => (kept[i] || retried ? undefined : this.itemStore.take(r.id)));
     const missing = page.filter((_r, i) => !kept[i] && !stored[i]);
     const built =
       missing.length > 0
@@ -458,11 +460,9 @@ export class BountiesService {
             items.filter((_b, i) => items[i] || stored[i]),
             stored.filter((_s, i) => items[i] || stored[i]),
           );
-    // Bytes kept that no longer inflate (never seen): those bounties are dropped; built again.
-    if (json === undefined) {
-      if (retried) throw new Error('kept bounties do not inflate');
-      return this.search(input, true);
-    }
+    // Kept bytes written over since they were taken, or that no longer inflate: those bounties
+    // are dropped, and the page is answered again with them built.
+    if (json === undefined) return this.search(input, true);
     return { json, nextCursor: next };
   }
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { NEXT_CURSOR_HEADER } from '@bountyhunt/shared/api';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
@@ -565,6 +565,24 @@ describe('POST /bounty/search with the feed cache off: bounties kept as JSON, an
     const again = await items('pelican');
     expect(again.get(one.bountyId)!.amount).toBe(321); // built anew
     expect(again.get(two.bountyId)).toEqual(first.get(two.bountyId)); // still as kept
+  });
+
+  it('answers whole when every kept bounty was written over between its take and its inflate', async () => {
+    const one = await postBounty(t.app, member, { title: 'Cormorant jetty' });
+    const two = await postBounty(t.app, member, { title: 'Cormorant breakwater' });
+    const first = await items('cormorant');
+    t.root.itemCache.clear();
+    // As if the ring came round over them while the search waited: every inflate refused. The
+    // page is answered again without the store, its bounties built.
+    const refuse = vi.spyOn(t.root.itemStore, 'inflateInto').mockReturnValue(false);
+    try {
+      const again = await items('cormorant');
+      expect(refuse).toHaveBeenCalled();
+      expect(again.get(one.bountyId)).toEqual(first.get(one.bountyId));
+      expect(again.get(two.bountyId)).toEqual(first.get(two.bountyId));
+    } finally {
+      refuse.mockRestore();
+    }
   });
 
   it('leaves out a bounty hidden after the walk found it and before its build', async () => {
