@@ -7,8 +7,9 @@
  * drives one endpoint with autocannon (50 connections) and prints where the server's CPU
  * time went: the heaviest functions by self time and the share of each package. The
  * .cpuprofile file is kept for Chrome DevTools (its path is printed). feed-words (every
- * matching one-word term in turn), feed-pairs (a new two-word term per request) and feed-pairs-full
- * (two-word terms whose first page is full, in turn) run with the response cache off, as in `npm run bench`. `--first N` sends N requests before the profiled
+ * matching one-word term in turn), feed-pairs (a new two-word term per request) and
+ * feed-pairs-full (two-word terms whose first page is full, in turn) run with the response cache
+ * off, as in `npm run bench`. `--first N` sends N requests before the profiled
  * ones and leaves them out, as the bench's first pass (20,000 new two-word terms at 1M) does.
  */
 import { spawn } from 'node:child_process';
@@ -63,6 +64,10 @@ const fullPairs =
   args.endpoint === 'feed-pairs-full'
     ? await fullPageTerms(q, pairs, SEARCH_PAGE.default, 2_000)
     : [];
+if (args.endpoint === 'feed-pairs-full' && fullPairs.length === 0) {
+  console.error('No two-word term fills a page on this database: fill it with more bounties.');
+  process.exit(2);
+}
 const roundIds = args.endpoint === 'bounty-rounds' ? await roundBounties(q, 8) : [];
 await q.release();
 await handle.close();
