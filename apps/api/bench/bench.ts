@@ -40,6 +40,7 @@ import {
 import { generateData } from './generate';
 import { rawConnection, type RawDb } from './raw-db';
 import { liveMarkdown, runLive, type LiveResult } from './live-bench';
+import { loadSnapshot, machineLoad, machineLoadText, type MachineLoad } from './machine-load';
 import { benchServerEnv } from './server-env';
 import { parseDuration, runSoak, soakMarkdown, type SoakResult } from './soak';
 
@@ -503,6 +504,8 @@ interface Measure {
   cpuMsPerRequest: number | null;
   /** Bytes read per request (headers and body), in KB. */
   answerKb: number;
+  /** Where the machine's CPU went during the measured run (machine-load.ts). */
+  machine: MachineLoad | null;
   /**
    * The first pass: each sampled id or term read once, from the same 50 connections, before
    * the warm-up (what a cold start costs: pages and items built, database pages read).
@@ -554,8 +557,10 @@ async function measure(server: Server, ep: Endpoint, fx: Fixtures): Promise<Meas
   if (opts.warmup > 0) await drive(server, req, opts.warmup);
   resetPeakRss(server.proc.pid!);
   const cpuBefore = cpuSeconds(server.proc.pid!);
+  const loadBefore = loadSnapshot(server.proc.pid!);
   const r = await drive(server, req, opts.duration);
   const cpuAfter = cpuSeconds(server.proc.pid!);
+  const machineNow = machineLoad(loadBefore, loadSnapshot(server.proc.pid!));
   const statusCodes: Record<string, number> = {};
   for (const [code, v] of Object.entries(r.statusCodeStats ?? {})) statusCodes[code] = v.count;
   return {
@@ -574,6 +579,7 @@ async function measure(server: Server, ep: Endpoint, fx: Fixtures): Promise<Meas
         ? null
         : Math.round(((cpuAfter - cpuBefore) * 1000 * 100) / r.requests.total) / 100,
     answerKb: Math.round((r.throughput.total / Math.max(1, r.requests.total) / 1024) * 10) / 10,
+    machine: machineNow,
     ...(firstPass ? { firstPass } : {}),
   };
 }
@@ -806,7 +812,9 @@ async function runPhase(target: Target): Promise<PhaseResult> {
   const measureBare = async (): Promise<Measure> => {
     const m = await measure(bareServer!, BARE, fx);
     bareRuns.push(m);
-    log(`bare floor: ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms`);
+    log(
+      `bare floor: ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms (${machineLoadText(m.machine)})`,
+    );
     return m;
   };
   try {
@@ -846,7 +854,8 @@ async function runPhase(target: Target): Promise<PhaseResult> {
           log(
             `product ${ep.label}: ${res.product.rps} req/s, p50 ${res.product.p50} ms, p99 ${res.product.p99} ms, ` +
               `non-2xx ${res.product.non2xx}, peak RSS ${res.product.peakRssMb} MB, CPU ${res.product.cpuMsPerRequest} ms/req` +
-              firstPassText(res.product),
+              firstPassText(res.product) +
+              `; machine: ${machineLoadText(res.product.machine)}`,
           );
           res.sampleStatus = (productSamples[ep.name] as { status?: number } | undefined)?.status;
           if (ep.sample)
@@ -1042,6 +1051,25 @@ function markdown(report: {
             const f = e.floor?.firstPass;
             return `| ${e.label} | ${p.requests} | ${p.rps} | ${fmt(p.p50)} | ${fmt(p.p99)} | ${fmt(f?.rps)} | ${fmt(f?.p50)} | ${fmt(f?.p99)} |`;
           }),
+        );
+      const loads = phase.endpoints.filter((e) => e.product?.machine);
+      if (loads.length)
+        lines.push(
+          '',
+          "Where the machine's CPU went during each measured product run (percent of all cores' time: steal is time the hypervisor gave other guests; client is the load generator; other is every other process):",
+          '',
+          '| endpoint | steal % | idle % | server % | client % | PostgreSQL % | other % |',
+          '|---|---:|---:|---:|---:|---:|---:|',
+          ...loads.map((e) => {
+            const m = e.product!.machine!;
+            return `| ${e.label} | ${m.stealPct} | ${m.idlePct} | ${m.serverPct} | ${m.clientPct} | ${m.dbPct} | ${m.otherPct} |`;
+          }),
+          ...(phase.bareRuns?.some((b) => b.machine)
+            ? [
+                '',
+                `Bare floor runs in turn: steal ${phase.bareRuns.map((b) => fmt(b.machine?.stealPct, 1)).join(', ')} %; idle ${phase.bareRuns.map((b) => fmt(b.machine?.idlePct, 1)).join(', ')} %.`,
+              ]
+            : []),
         );
       if (phase.bare)
         lines.push(

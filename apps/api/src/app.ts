@@ -37,6 +37,7 @@ import { registerCompression } from './plugins/compress';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerObservability } from './plugins/observability';
 import { InFlight, trackHandlers } from './plugins/in-flight';
+import { lazyChild } from './lib/lazy-logger';
 import { BOUND_REQ_ID, contextFields, REQUEST_ID_PATTERN, runContext } from './lib/request-context';
 import { registerInputTextCheck } from './plugins/input-text';
 import { REDACT_PATHS, requestSerializers } from './plugins/logging';
@@ -61,6 +62,24 @@ export function createLogger(config: Config, stream?: DestinationStream): Fastif
     },
     stream,
   ) as FastifyBaseLogger;
+}
+
+/**
+ * Each request's logger: a child bound to its id, made on the request's first line
+ * (lib/lazy-logger.ts); at once when the route sets a level or serializers of its own, since
+ * the root's level then says nothing of it.
+ */
+export function requestLogger(
+  logger: FastifyBaseLogger,
+  bindings: pino.Bindings,
+  opts: pino.ChildLoggerOptions,
+): FastifyBaseLogger {
+  const make = () => {
+    const child = logger.child(bindings, opts);
+    (child as unknown as Record<symbol, boolean>)[BOUND_REQ_ID] = true;
+    return child;
+  };
+  return Object.keys(opts).length > 0 ? make() : lazyChild(logger, make);
 }
 
 /** Fastify's trustProxy: a hop count as the function Fastify makes of one (its types lack it). */
@@ -103,11 +122,7 @@ export async function buildApp(root: Root, logger: FastifyBaseLogger): Promise<F
       const sent = req.headers['x-request-id'];
       return typeof sent === 'string' && REQUEST_ID_PATTERN.test(sent) ? sent : crypto.randomUUID();
     },
-    childLoggerFactory: (logger, bindings, opts) => {
-      const child = logger.child(bindings, opts);
-      (child as unknown as Record<symbol, boolean>)[BOUND_REQ_ID] = true;
-      return child;
-    },
+    childLoggerFactory: requestLogger,
     // E-mails of up to 320 characters travel in paths (SPEC.md §7: PUT /user/email/{email}).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
   }).withTypeProvider<ZodTypeProvider>();

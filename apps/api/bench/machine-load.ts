@@ -1,0 +1,104 @@
+/**
+ * Where the machine's CPU went during one measured run: the server measured, the load client
+ * (this process: autocannon), PostgreSQL, anything else, idle, and time the hypervisor gave to
+ * other guests ("steal"). On a shared virtual machine a run can be slow for reasons outside it;
+ * these figures tell such a run from one the product made slow. Linux only (`/proc`); null
+ * elsewhere.
+ */
+import fs from 'node:fs';
+
+/** The kernel's clock ticks per second (USER_HZ), 100 on every Linux this runs on. */
+const HZ = 100;
+
+export interface LoadSnapshot {
+  /** /proc/stat's first line: ticks of all cores by state. */
+  total: number;
+  idle: number;
+  steal: number;
+  /** CPU ticks of the server measured, of PostgreSQL's processes, and of this process (µs). */
+  server: number;
+  db: number;
+  clientUs: number;
+}
+
+/** Shares of the whole machine's CPU time over a run, in percent (they add up to 100). */
+export interface MachineLoad {
+  /** Taken by the hypervisor for other guests. */
+  stealPct: number;
+  idlePct: number;
+  serverPct: number;
+  /** The load client (autocannon, in this process). */
+  clientPct: number;
+  /** Every process named `postgres` (the system server or the embedded one). */
+  dbPct: number;
+  /** Everything else on the machine. */
+  otherPct: number;
+}
+
+function processTicks(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime: fields 14 and 15 of stat(5).
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+function postgresTicks(): number {
+  let ticks = 0;
+  for (const e of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (name === 'postgres') ticks += processTicks(Number(e));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks;
+}
+
+export function loadSnapshot(serverPid: number): LoadSnapshot | null {
+  try {
+    const line = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
+    // cpu user nice system idle iowait irq softirq steal guest guest_nice
+    const v = line.trim().split(/\s+/).slice(1, 9).map(Number);
+    const cpu = process.cpuUsage();
+    return {
+      total: v.reduce((a, b) => a + b, 0),
+      idle: v[3]! + v[4]!,
+      steal: v[7]!,
+      server: processTicks(serverPid),
+      db: postgresTicks(),
+      clientUs: cpu.user + cpu.system,
+    };
+  } catch {
+    return null;
+  }
+}
+
+export function machineLoad(
+  before: LoadSnapshot | null,
+  after: LoadSnapshot | null,
+): MachineLoad | null {
+  if (!before || !after) return null;
+  const total = after.total - before.total;
+  if (total <= 0) return null;
+  const pct = (ticks: number) => Math.round((Math.max(0, ticks) / total) * 1000) / 10;
+  const stealPct = pct(after.steal - before.steal);
+  const idlePct = pct(after.idle - before.idle);
+  const serverPct = pct(after.server - before.server);
+  const clientPct = pct(((after.clientUs - before.clientUs) / 1e6) * HZ);
+  const dbPct = pct(after.db - before.db);
+  const otherPct =
+    Math.round(Math.max(0, 100 - stealPct - idlePct - serverPct - clientPct - dbPct) * 10) / 10;
+  return { stealPct, idlePct, serverPct, clientPct, dbPct, otherPct };
+}
+
+/** "steal 3 %, idle 10 %, server 45 %, client 30 %, PostgreSQL 10 %, other 2 %" */
+export function machineLoadText(m: MachineLoad | null | undefined): string {
+  if (!m) return 'machine load not read';
+  return (
+    `steal ${m.stealPct} %, idle ${m.idlePct} %, server ${m.serverPct} %, client ${m.clientPct} %, ` +
+    `PostgreSQL ${m.dbPct} %, other ${m.otherPct} %`
+  );
+}
