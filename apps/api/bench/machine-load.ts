@@ -17,7 +17,8 @@ export interface LoadSnapshot {
   steal: number;
   /** CPU ticks of the server measured, of PostgreSQL's processes, and of this process (µs). */
   server: number;
-  db: number;
+  /** Ticks of each PostgreSQL process by pid (backends come and go during a run). */
+  db: Map<number, number>;
   clientUs: number;
 }
 
@@ -42,14 +43,14 @@ function processTicks(pid: number): number {
   return Number(fields[11]) + Number(fields[12]);
 }
 
-function postgresTicks(): number {
-  let ticks = 0;
+function postgresTicks(): Map<number, number> {
+  const ticks = new Map<number, number>();
   for (const e of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(e)) continue;
     try {
       const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
       const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      if (name === 'postgres') ticks += processTicks(Number(e));
+      if (name === 'postgres') ticks.set(Number(e), processTicks(Number(e)));
     } catch {
       // gone meanwhile
     }
@@ -88,7 +89,10 @@ export function machineLoad(
   const idlePct = pct(after.idle - before.idle);
   const serverPct = pct(after.server - before.server);
   const clientPct = pct(((after.clientUs - before.clientUs) / 1e6) * HZ);
-  const dbPct = pct(after.db - before.db);
+  // A backend that started during the run counts whole; one that ended during it is lost.
+  let db = 0;
+  for (const [pid, ticks] of after.db) db += ticks - (before.db.get(pid) ?? 0);
+  const dbPct = pct(db);
   const otherPct =
     Math.round(Math.max(0, 100 - stealPct - idlePct - serverPct - clientPct - dbPct) * 10) / 10;
   return { stealPct, idlePct, serverPct, clientPct, dbPct, otherPct };
