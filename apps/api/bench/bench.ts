@@ -40,7 +40,13 @@ import {
 import { generateData } from './generate';
 import { rawConnection, type RawDb } from './raw-db';
 import { liveMarkdown, runLive, type LiveResult } from './live-bench';
-import { loadSnapshot, machineLoad, machineLoadText, type MachineLoad } from './machine-load';
+import {
+  loadSnapshot,
+  machineLoad,
+  machineLoadText,
+  processTicks,
+  type MachineLoad,
+} from './machine-load';
 import { benchServerEnv } from './server-env';
 import { parseDuration, runSoak, soakMarkdown, type SoakResult } from './soak';
 
@@ -193,10 +199,7 @@ function resetPeakRss(pid: number) {
 /** CPU seconds (user + system) the process has used so far, or null off Linux. */
 function cpuSeconds(pid: number): number | null {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second).
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return processTicks(pid) / 100;
   } catch {
     return null;
   }

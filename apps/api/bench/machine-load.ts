@@ -36,7 +36,8 @@ export interface MachineLoad {
   otherPct: number;
 }
 
-function processTicks(pid: number): number {
+/** CPU ticks (user + system, 100 a second) a process has used so far; throws when it is gone. */
+export function processTicks(pid: number): number {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // utime and stime: fields 14 and 15 of stat(5).
