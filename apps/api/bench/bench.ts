@@ -19,7 +19,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannon, { type Request, type Result } from 'autocannon';
 import pg from 'pg';
 import { SEARCH_PAGE } from '@bountyhunt/shared/bounties';
 import { createDatabase, runMigrations, type DatabaseHandle } from '../src/db/client';
@@ -32,12 +31,12 @@ import {
   fullPageTerms,
   sampleIds,
   oneWordTerms,
-  SEARCH_TERM,
   twoWordTerms,
   type VoteCheck,
-  type Voter,
 } from './fixtures';
+import { BARE, ENDPOINTS, type Endpoint, type Fixtures } from './endpoints';
 import { generateData } from './generate';
+import { LoadClient } from './load-client';
 import { rawConnection, type RawDb } from './raw-db';
 import { liveMarkdown, runLive, type LiveResult } from './live-bench';
 import {
@@ -249,246 +248,6 @@ function pgTreePssMb(rootPid: number | undefined): number | null {
 /** The embedded server of the database being measured. */
 let currentPgPid: number | undefined;
 
-// ---- endpoints --------------------------------------------------------------------------
-
-interface Fixtures {
-  bountyIds: number[];
-  claimIds: number[];
-  activeClaims: number[];
-  /** Bounties of 5 rounds × 50 claims (fixtures.ts addRoundBounties). */
-  roundBounties: number[];
-  voters: Record<'product' | 'floor', Voter[]>;
-  /** Every one-word term that matches, and distinct two-word ones (shuffled). */
-  oneWordTerms: string[];
-  twoWordTerms: string[];
-  /** Two-word terms whose first page is full (more than a page matches), up to 2,000. */
-  fullPageTerms: string[];
-}
-
-interface Endpoint {
-  name: string;
-  label: string;
-  method: 'GET' | 'POST';
-  /** OpenAPI path the product must have for this endpoint to run. */
-  route: string;
-  request(fx: Fixtures, who: 'product' | 'floor'): Request;
-  /** A fixed request whose answer is compared between product and floor. */
-  sample?(fx: Fixtures, who: 'product' | 'floor'): { path: string; init: RequestInit };
-  /** Why this endpoint cannot run on this data (it is then skipped), if it cannot. */
-  unavailable?(fx: Fixtures): string | undefined;
-  /** Extra environment for the product: such endpoints run on a product started with it. */
-  env?: Record<string, string>;
-  /**
-   * How many requests read each id or term of the endpoint's rotation once: the first pass,
-   * measured on its own before the warm-up (none for writes). For a new term each request, a
-   * third of the terms: the figures are then those of a server that has been answering searches
-   * (their bounties kept, decision 0030), each still with a term it never saw.
-   */
-  passSize?(fx: Fixtures, who: 'product' | 'floor'): number;
-}
-
-const json = { 'content-type': 'application/json' };
-
-function rotate<T>(list: T[]): () => T {
-  let i = 0;
-  return () => list[i++ % list.length]!;
-}
-
-/** Reads go out as a signed-in member's would: each with the next member's token. */
-function asMembers(fx: Fixtures, who: 'product' | 'floor', req: Request): Request {
-  const nextVoter = rotate(fx.voters[who]);
-  const setup = req.setupRequest;
-  return {
-    ...req,
-    setupRequest: (r, ctx) => {
-      const out = setup ? setup(r, ctx) : r;
-      return {
-        ...out,
-        headers: { ...out.headers, authorization: `Bearer ${nextVoter().token}` },
-      };
-    },
-  };
-}
-
-function bountyRequest(ids: number[]): Request {
-  const next = rotate(ids);
-  return { method: 'GET', setupRequest: (r) => ({ ...r, path: `/bounty/${next()}` }) };
-}
-
-/** POST /bounty/search with the next term of `terms` on each request (all connections share it). */
-function termsInTurn(terms: string[]): Request {
-  const next = rotate(terms);
-  return {
-    method: 'POST',
-    path: '/bounty/search',
-    headers: json,
-    setupRequest: (r) => ({ ...r, body: JSON.stringify({ term: next() }) }),
-  };
-}
-
-const searchSample = (term: string) => ({
-  path: '/bounty/search',
-  init: { method: 'POST', headers: json, body: JSON.stringify({ term }) },
-});
-
-const ENDPOINTS: Endpoint[] = [
-  {
-    name: 'feed',
-    label: 'feed search, empty term',
-    method: 'POST',
-    route: '/bounty/search',
-    request: (fx, who) =>
-      asMembers(fx, who, {
-        method: 'POST',
-        path: '/bounty/search',
-        headers: json,
-        body: JSON.stringify({ term: '' }),
-      }),
-    sample: () => ({
-      path: '/bounty/search',
-      init: { method: 'POST', headers: json, body: JSON.stringify({ term: '' }) },
-    }),
-  },
-  {
-    name: 'feed-term',
-    label: `feed search, term "${SEARCH_TERM}"`,
-    method: 'POST',
-    route: '/bounty/search',
-    request: (fx, who) =>
-      asMembers(fx, who, {
-        method: 'POST',
-        path: '/bounty/search',
-        headers: json,
-        body: JSON.stringify({ term: SEARCH_TERM }),
-      }),
-    sample: () => ({
-      path: '/bounty/search',
-      init: { method: 'POST', headers: json, body: JSON.stringify({ term: SEARCH_TERM }) },
-    }),
-  },
-  {
-    // Uncached search (issue 21): the response cache is off, so every request searches.
-    name: 'feed-words',
-    label: 'feed search, every matching one-word term in turn, cache off',
-    method: 'POST',
-    route: '/bounty/search',
-    env: { FEED_CACHE_MS: '0' },
-    request: (fx) => termsInTurn(fx.oneWordTerms),
-    sample: (fx) => searchSample(fx.oneWordTerms[0]!),
-    passSize: (fx) => fx.oneWordTerms.length,
-  },
-  {
-    name: 'feed-pairs',
-    label: 'feed search, a new two-word term per request, cache off',
-    method: 'POST',
-    route: '/bounty/search',
-    env: { FEED_CACHE_MS: '0' },
-    request: (fx) => termsInTurn(fx.twoWordTerms),
-    sample: (fx) => searchSample(fx.twoWordTerms[0]!),
-    passSize: (fx) => Math.floor(fx.twoWordTerms.length / 3),
-  },
-  {
-    // The same answers at both sizes: at 10,000 claims a new two-word term matches one bounty at
-    // the median (a 7 KB answer), at 1,000,000 every one fills its page of ten (41 KB). These
-    // terms fill their page at both sizes; at 10,000 claims they are few (~180), so they come
-    // round again (nothing is cached by term: the cache is off). The cost growth of a search at
-    // equal answers is this at 10,000 claims against feed-pairs at 1,000,000 (decision 0033).
-    name: 'feed-pairs-full',
-    label: 'feed search, a two-word term whose page is full, cache off',
-    method: 'POST',
-    route: '/bounty/search',
-    env: { FEED_CACHE_MS: '0' },
-    unavailable: (fx) =>
-      fx.fullPageTerms.length === 0 ? 'no two-word term fills a page at this size' : undefined,
-    request: (fx) => termsInTurn(fx.fullPageTerms),
-    sample: (fx) => searchSample(fx.fullPageTerms[0]!),
-    passSize: (fx) => fx.fullPageTerms.length,
-  },
-  {
-    name: 'bounty',
-    label: 'bounty page',
-    method: 'GET',
-    route: '/bounty/{id}',
-    request: (fx, who) => asMembers(fx, who, bountyRequest(fx.bountyIds)),
-    sample: (fx) => ({ path: `/bounty/${fx.bountyIds[0]}`, init: {} }),
-    passSize: (fx) => fx.bountyIds.length,
-  },
-  {
-    name: 'bounty-rounds',
-    label: 'bounty page, 5 rounds × 50 claims',
-    method: 'GET',
-    route: '/bounty/{id}',
-    request: (fx, who) => asMembers(fx, who, bountyRequest(fx.roundBounties)),
-    sample: (fx) => ({ path: `/bounty/${fx.roundBounties[0]}`, init: {} }),
-    passSize: (fx) => fx.roundBounties.length,
-  },
-  {
-    name: 'claim',
-    label: 'claim page',
-    method: 'GET',
-    route: '/claim/{id}',
-    request: (fx, who) => {
-      const next = rotate(fx.claimIds);
-      return asMembers(fx, who, {
-        method: 'GET',
-        setupRequest: (r) => ({ ...r, path: `/claim/${next()}` }),
-      });
-    },
-    sample: (fx) => ({ path: `/claim/${fx.claimIds[0]}`, init: {} }),
-    passSize: (fx) => fx.claimIds.length,
-  },
-  {
-    name: 'user',
-    label: 'current user',
-    method: 'GET',
-    route: '/user',
-    request: (fx, who) => {
-      const next = rotate(fx.voters[who]);
-      return {
-        method: 'GET',
-        path: '/user',
-        setupRequest: (r) => ({ ...r, headers: { authorization: `Bearer ${next().token}` } }),
-      };
-    },
-    sample: (fx) => ({
-      // Both servers read the same user (the product's first voter) for the comparison.
-      path: '/user',
-      init: { headers: { authorization: `Bearer ${fx.voters.product[0]!.token}` } },
-    }),
-    passSize: (fx, who) => fx.voters[who].length,
-  },
-  {
-    name: 'vote',
-    label: 'vote (distinct members)',
-    method: 'POST',
-    route: '/vote',
-    unavailable: (fx) => (fx.activeClaims.length === 0 ? 'no claim in an active round' : undefined),
-    request: (fx, who) => {
-      // Vote k: voter k mod V on claim (k mod V + k div V) mod C. Concurrent votes come from
-      // different members on different claims (as many members voting at once do), and no
-      // (voter, claim) pair repeats while k < V × C.
-      const voters = fx.voters[who];
-      const claims = fx.activeClaims;
-      let k = 0;
-      return {
-        method: 'POST',
-        path: '/vote',
-        setupRequest: (r) => {
-          const v = k % voters.length;
-          const voter = voters[v]!;
-          const claimId = claims[(v + Math.floor(k / voters.length)) % claims.length]!;
-          k += 1;
-          return {
-            ...r,
-            headers: { ...json, authorization: `Bearer ${voter.token}` },
-            body: JSON.stringify({ claimId, votes: 1 + (k % 5) }),
-          };
-        },
-      };
-    },
-  },
-];
-
 // ---- measuring --------------------------------------------------------------------------
 
 interface Measure {
@@ -516,31 +275,13 @@ interface Measure {
   firstPass?: { requests: number; rps: number; p50: number; p99: number };
 }
 
-async function drive(server: Server, req: Request, seconds: number): Promise<Result> {
-  return autocannon({
-    url: server.base,
-    connections: opts.connections,
-    pipelining: 1,
-    duration: seconds,
-    timeout: 30,
-    requests: [req],
-  });
-}
-
-/** `amount` requests (autocannon then ignores the duration). */
-async function driveAmount(server: Server, req: Request, amount: number): Promise<Result> {
-  return autocannon({
-    url: server.base,
-    connections: Math.min(opts.connections, amount),
-    pipelining: 1,
-    amount,
-    timeout: 30,
-    requests: [req],
-  });
-}
+/** The load generator, in a process of its own (load-client.ts); started with the first run. */
+let loadClient: LoadClient | undefined;
+const client = () => (loadClient ??= new LoadClient());
 
 async function measure(server: Server, ep: Endpoint, fx: Fixtures): Promise<Measure> {
-  const req = ep.request(fx, server.name);
+  const lc = client();
+  lc.useRequest(ep.name, server.name);
   // Requests left queued by the previous endpoint's run finish before this one starts.
   await fetch(`${server.base}/health`, { signal: AbortSignal.timeout(120_000) }).catch(() => null);
   // The first pass reads each sampled id or term once (rotations are in order, so `n` requests
@@ -549,7 +290,7 @@ async function measure(server: Server, ep: Endpoint, fx: Fixtures): Promise<Meas
   const n = opts.warmup > 0 ? (ep.passSize?.(fx, server.name) ?? 0) : 0;
   let firstPass: Measure['firstPass'];
   if (n > 0) {
-    const p = await driveAmount(server, req, n);
+    const p = await lc.drive(server.base, Math.min(opts.connections, n), { amount: n });
     firstPass = {
       requests: p.requests.total,
       rps: Math.round(p.requests.total / Math.max(p.duration, 0.001)),
@@ -557,15 +298,17 @@ async function measure(server: Server, ep: Endpoint, fx: Fixtures): Promise<Meas
       p99: p.latency.p99,
     };
   }
-  if (opts.warmup > 0) await drive(server, req, opts.warmup);
+  if (opts.warmup > 0) await lc.drive(server.base, opts.connections, { seconds: opts.warmup });
   resetPeakRss(server.proc.pid!);
   const cpuBefore = cpuSeconds(server.proc.pid!);
-  const loadBefore = loadSnapshot(server.proc.pid!);
-  const r = await drive(server, req, opts.duration);
+  const loadBefore = loadSnapshot(server.proc.pid!, lc.pid);
+  const r = await lc.drive(server.base, opts.connections, { seconds: opts.duration });
   const cpuAfter = cpuSeconds(server.proc.pid!);
-  const machineNow = machineLoad(loadBefore, loadSnapshot(server.proc.pid!));
-  const statusCodes: Record<string, number> = {};
-  for (const [code, v] of Object.entries(r.statusCodeStats ?? {})) statusCodes[code] = v.count;
+  const machineNow = machineLoad(loadBefore, loadSnapshot(server.proc.pid!, lc.pid));
+  if (machineNow) {
+    machineNow.clientGcPct = Math.round((r.gcMs / (r.duration * 1000)) * 1000) / 10;
+    machineNow.clientHeapMb = r.heapMb;
+  }
   return {
     rps: Math.round(r.requests.total / r.duration),
     p50: r.latency.p50,
@@ -574,7 +317,7 @@ async function measure(server: Server, ep: Endpoint, fx: Fixtures): Promise<Meas
     requests: r.requests.total,
     non2xx: r.non2xx,
     errors: r.errors,
-    statusCodes,
+    statusCodes: r.statusCodes,
     peakRssMb: peakRssMb(server.proc.pid!),
     dbPssMb: pgTreePssMb(currentPgPid),
     cpuMsPerRequest:
@@ -740,17 +483,6 @@ interface PhaseResult {
   voteCheck?: VoteCheck;
 }
 
-const BARE: Endpoint = {
-  name: 'bare',
-  label: 'bare floor: one primary-key SELECT',
-  method: 'GET',
-  route: '/bare/{id}',
-  request: (fx) => {
-    const next = rotate(fx.claimIds);
-    return { method: 'GET', setupRequest: (r) => ({ ...r, path: `/bare/${next()}` }) };
-  },
-};
-
 async function runPhase(target: Target): Promise<PhaseResult> {
   const counts = await withDb(target, async (q) => {
     const [c] = await q.query<{ claims: number; bounties: number }>(
@@ -773,6 +505,7 @@ async function runPhase(target: Target): Promise<PhaseResult> {
       fullPageTerms: await fullPageTerms(q, pairs, SEARCH_PAGE.default, 2_000),
     };
   });
+  client().setFixtures(fx);
   log(
     `${fx.activeClaims.length} claims in active rounds, ${opts.voters} voters per server, ` +
       `${fx.oneWordTerms.length} one-word and ${fx.twoWordTerms.length} two-word search terms ` +
@@ -1059,13 +792,13 @@ function markdown(report: {
       if (loads.length)
         lines.push(
           '',
-          "Where the machine's CPU went during each measured product run (percent of all cores' time: steal is time the hypervisor gave other guests; client is the load generator; other is every other process):",
+          "Where the machine's CPU went during each measured product run (percent of all cores' time: steal is time the hypervisor gave other guests; client is the load generator, a process of its own (bench/load-client.ts), with its garbage collection's pauses in percent of the run and its heap; other is every other process):",
           '',
-          '| endpoint | steal % | idle % | server % | client % | PostgreSQL % | other % |',
-          '|---|---:|---:|---:|---:|---:|---:|',
+          '| endpoint | steal % | idle % | server % | client % | PostgreSQL % | other % | client GC % | client heap MB |',
+          '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
           ...loads.map((e) => {
             const m = e.product!.machine!;
-            return `| ${e.label} | ${m.stealPct} | ${m.idlePct} | ${m.serverPct} | ${m.clientPct} | ${m.dbPct} | ${m.otherPct} |`;
+            return `| ${e.label} | ${m.stealPct} | ${m.idlePct} | ${m.serverPct} | ${m.clientPct} | ${m.dbPct} | ${m.otherPct} | ${fmt(m.clientGcPct, 1)} | ${fmt(m.clientHeapMb, 1)} |`;
           }),
           ...(phase.bareRuns?.some((b) => b.machine)
             ? [
@@ -1173,6 +906,7 @@ if (args.soak) {
 
 const runs: DbResult[] = [];
 if (!args['live-only']) for (const kind of opts.dbs) runs.push(await runDb(kind));
+await loadClient?.close();
 
 /** The live scenario (issue 19): open streams on one instance on PostgreSQL while messages flow. */
 async function runLiveScenario(): Promise<LiveResult | { error: string }> {

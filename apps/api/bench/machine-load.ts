@@ -1,6 +1,6 @@
 /**
  * Where the machine's CPU went during one measured run: the server measured, the load client
- * (this process: autocannon), PostgreSQL, anything else, idle, and time the hypervisor gave to
+ * (autocannon, in the bench's load-client process), PostgreSQL, anything else, idle, and time the hypervisor gave to
  * other guests ("steal"). On a shared virtual machine a run can be slow for reasons outside it;
  * these figures tell such a run from one the product made slow. Linux only (`/proc`); null
  * elsewhere.
@@ -28,12 +28,18 @@ export interface MachineLoad {
   stealPct: number;
   idlePct: number;
   serverPct: number;
-  /** The load client (autocannon, in this process). */
+  /** The load client (autocannon, in the bench's load-client process). */
   clientPct: number;
   /** Every process named `postgres` (the system server or the embedded one). */
   dbPct: number;
   /** Everything else on the machine. */
   otherPct: number;
+  /**
+   * The load client's garbage-collection pauses, in percent of the run (it reads no answer
+   * meanwhile), and its V8 heap in use at the end (MB); set from the client's own report.
+   */
+  clientGcPct?: number;
+  clientHeapMb?: number;
 }
 
 /** CPU ticks (user + system, 100 a second) a process has used so far; throws when it is gone. */
@@ -59,19 +65,23 @@ function postgresTicks(): Map<number, number> {
   return ticks;
 }
 
-export function loadSnapshot(serverPid: number): LoadSnapshot | null {
+/**
+ * The machine's and the processes' CPU so far. The load client is the process `clientPid` when
+ * given (the bench's load client), otherwise this process.
+ */
+export function loadSnapshot(serverPid: number, clientPid?: number): LoadSnapshot | null {
   try {
     const line = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
     // cpu user nice system idle iowait irq softirq steal guest guest_nice
     const v = line.trim().split(/\s+/).slice(1, 9).map(Number);
-    const cpu = process.cpuUsage();
+    const cpu = clientPid === undefined ? process.cpuUsage() : undefined;
     return {
       total: v.reduce((a, b) => a + b, 0),
       idle: v[3]! + v[4]!,
       steal: v[7]!,
       server: processTicks(serverPid),
       db: postgresTicks(),
-      clientUs: cpu.user + cpu.system,
+      clientUs: cpu ? cpu.user + cpu.system : processTicks(clientPid!) * (1e6 / HZ),
     };
   } catch {
     return null;
@@ -104,6 +114,9 @@ export function machineLoadText(m: MachineLoad | null | undefined): string {
   if (!m) return 'machine load not read';
   return (
     `steal ${m.stealPct} %, idle ${m.idlePct} %, server ${m.serverPct} %, client ${m.clientPct} %, ` +
-    `PostgreSQL ${m.dbPct} %, other ${m.otherPct} %`
+    `PostgreSQL ${m.dbPct} %, other ${m.otherPct} %` +
+    (m.clientGcPct === undefined
+      ? ''
+      : `; client GC ${m.clientGcPct} % of the run, heap ${m.clientHeapMb} MB`)
   );
 }

@@ -67,5 +67,18 @@ describe('machineLoad (where the CPU went during a bench run)', () => {
     expect(s!.total).toBeGreaterThan(0);
     expect(s!.server).toBeLessThanOrEqual(processTicks(process.pid));
     expect(loadSnapshot(2 ** 30)).toBeNull();
+    // The load client read as another process: its ticks (10 ms each), in µs.
+    const c = loadSnapshot(process.pid, process.pid)!;
+    expect(c.clientUs % 10_000).toBe(0);
+    expect(c.clientUs / 10_000).toBeGreaterThanOrEqual(s!.server);
+    expect(loadSnapshot(process.pid, 2 ** 30)).toBeNull();
+  });
+
+  it("names the client's garbage collection when it is known", () => {
+    const m = machineLoad(snap({ total: 0 }), snap({ total: 100, idle: 100 }))!;
+    expect(machineLoadText(m)).not.toContain('GC');
+    expect(machineLoadText({ ...m, clientGcPct: 4.5, clientHeapMb: 30 })).toContain(
+      'client GC 4.5 % of the run, heap 30 MB',
+    );
   });
 });
