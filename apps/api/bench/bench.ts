@@ -7,7 +7,8 @@
  * For each database (PostgreSQL on 127.0.0.1:5432, then PGlite): a fresh database with
  * generated data, then the product (the API bundle `npm start` runs, API only) and the floor
  * (bench/floor-server.ts: the same SQL straight through the driver) are driven in turn by
- * autocannon (no pipelining, 50 connections, fixed duration) on the feed search (empty
+ * autocannon (no pipelining, 50 connections, fixed duration; in a process of its own:
+ * load-client.ts, with the requests of endpoints.ts) on the feed search (empty
  * term and a term; and, with the response cache off, every matching one-word term in turn
  * and a new two-word term per request), the bounty page, the claim page, the current user and votes from many
  * distinct members. Then the data grows (10,000 → 1,000,000 claims by default) and the
@@ -675,7 +676,7 @@ async function runDb(kind: DbKind): Promise<DbResult> {
   const out: DbResult = { db: kind, phases: [], scaling: [] };
   try {
     const gen = (bounties: number, seed: number) =>
-      withDb(target, async (_q, handle) => {
+      withDb(target, async (q, handle) => {
         await runMigrations(handle);
         const r = await generateData(handle, {
           bounties,
@@ -687,6 +688,13 @@ async function runDb(kind: DbKind): Promise<DbResult> {
           log: (m) => log(`  ${m}`),
         });
         log(`generated in ${r.seconds.toFixed(1)} s`);
+        // A database that grew to this size over months has been vacuumed along the way (hint
+        // bits set, visibility map, statistics): measure that, not the hour after a bulk load,
+        // when autovacuum and first reads that write hint bits take the machine's CPU.
+        const t0 = Date.now();
+        await q.query('vacuum (analyze)');
+        if (kind !== 'pglite') await q.query('checkpoint');
+        log(`vacuumed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
       });
     await gen(opts.smallBounties, 1);
     out.phases.push(await runPhase(target));
