@@ -114,6 +114,8 @@ export class LoadClient {
 function serve() {
   let fx: Fixtures | undefined;
   let request: Request | undefined;
+  // Why no request could be built (an unknown endpoint, no fixtures): said at the next drive.
+  let requestError = 'load client: no request chosen';
   let gcMs = 0;
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) gcMs += e.duration;
@@ -126,12 +128,11 @@ function serve() {
       request = undefined;
     } else if (m.type === 'request') {
       const ep = m.endpoint === BARE.name ? BARE : ENDPOINTS.find((e) => e.name === m.endpoint);
-      if (!ep || !fx)
-        throw new Error(`load client: no ${fx ? `endpoint ${m.endpoint}` : 'fixtures'}`);
-      request = ep.request(fx, m.who);
+      request = ep && fx ? ep.request(fx, m.who) : undefined;
+      requestError = `load client: no ${fx ? `endpoint ${m.endpoint}` : 'fixtures'}`;
     } else {
       if (!request) {
-        reply({ id: m.id, error: 'load client: no request chosen' });
+        reply({ id: m.id, error: requestError });
         return;
       }
       const gcBefore = gcMs;

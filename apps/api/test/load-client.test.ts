@@ -71,10 +71,20 @@ describe('LoadClient (the bench load generator in its own process)', () => {
     expect(r.latency.p99).toBeGreaterThanOrEqual(r.latency.p50);
   });
 
-  it('answers a drive before any request is chosen with an error, not a hang', async () => {
+  it('answers a drive with no request built with the reason, not a hang or a crash', async () => {
     const other = new LoadClient();
     try {
       await expect(other.drive(base, 1, { amount: 1 })).rejects.toThrow('no request chosen');
+      // Without fixtures, or for an endpoint the bench does not have, the drive says why, and
+      // the client stays up for the next request.
+      other.useRequest('bare', 'floor');
+      await expect(other.drive(base, 1, { amount: 1 })).rejects.toThrow('no fixtures');
+      client.useRequest('no-such-endpoint', 'product');
+      await expect(client.drive(base, 1, { amount: 1 })).rejects.toThrow(
+        'no endpoint no-such-endpoint',
+      );
+      client.useRequest('bare', 'floor');
+      expect((await client.drive(base, 1, { amount: 1 })).requests.total).toBe(1);
     } finally {
       await other.close();
     }
