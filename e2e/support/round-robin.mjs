@@ -31,6 +31,11 @@ export function startRoundRobin({ port, targets }) {
     res.on('close', () => upstream.destroy());
     req.pipe(upstream);
   });
+  // Idle connections are kept longer than any pause between a spec's calls. With Node's 5 s, a
+  // spec's fetch could reuse a connection at the moment the balancer closed it ("other side
+  // closed", seen once in CI); clients are told the timeout and close theirs first.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   return new Promise((resolve) =>
     server.listen(port, '127.0.0.1', () =>
       resolve({
