@@ -423,14 +423,9 @@ export class BountiesService {
       i: last.id,
       ...(tsquery ? { r: Number(last.rank) } : {}),
     }));
-    const kept = page.map((r) => this.itemCache.peek(String(r.id)));
-    // Past their time: answered as kept while a background build makes them again.
+    // Past their time (`again`): answered as kept while a background build makes them again.
     const again: string[] = [];
-    page.forEach((r, i) => {
-      if (kept[i]) return;
-      kept[i] = this.itemCache.peekStale(String(r.id));
-      if (kept[i]) again.push(String(r.id));
-    });
+    const kept = page.map((r) => this.itemCache.peekOrStale(String(r.id), again));
     if (again.length > 0)
       this.itemCache.rebuild(again, async (keys) => {
         await this.buildItems(await this.rowsOf(page.filter((r) => keys.includes(String(r.id)))));
@@ -448,9 +443,10 @@ export class BountiesService {
         : new Map<number, Buffer>();
     // A bounty hidden since the walk found it has no row to build from: left out of this page
     // (the cursor still follows the walk).
-    const items = await Promise.all(
-      page.map((r, i) => kept[i] ?? (stored[i] ? undefined : built.get(r.id))),
-    );
+    // Awaited only when some are kept as JSON (at 1,000,000 claims most come from the store).
+    const items = kept.some((k) => k !== undefined)
+      ? await Promise.all(page.map((r, i) => kept[i] ?? (stored[i] ? undefined : built.get(r.id))))
+      : page.map((r, i) => (stored[i] ? undefined : built.get(r.id)));
     const shown = page.filter((_r, i) => items[i] || stored[i]);
     const json =
       shown.length === page.length

@@ -145,6 +145,41 @@ describe('FeedCache', () => {
     expect(new FeedCache<string>(1000, 10, () => now).peekStale('k')).toBeUndefined();
   });
 
+  it('peekOrStale answers as peek, then peekStale would, and names the stale keys', async () => {
+    let now = 0;
+    const cache = staleCache(() => now);
+    cache.set('a', 'a1', cache.mark());
+    cache.set('b', 'b1', cache.mark());
+    const stale: string[] = [];
+    expect(await cache.peekOrStale('a', stale)).toBe('a1'); // fresh
+    expect(cache.peekOrStale('x', stale)).toBeUndefined(); // never kept
+    expect(stale).toEqual([]);
+    // A fresh hit moves its page to the end, as peek does: 'b' is now the oldest.
+    const small = new FeedCache<string>(1000, 2, () => now, true, () => 1);
+    small.set('a', 'a1', small.mark());
+    small.set('b', 'b1', small.mark());
+    small.peekOrStale('a', stale);
+    small.set('c', 'c1', small.mark());
+    expect(small.peek('b')).toBeUndefined();
+    expect(await small.peek('a')).toBe('a1');
+    now = 1200; // past their time, within another TTL
+    expect(await cache.peekOrStale('a', stale)).toBe('a1');
+    expect(await cache.peekOrStale('b', stale)).toBe('b1');
+    expect(stale).toEqual(['a', 'b']);
+    now = 1200 + 2000; // past twice their time: gone
+    expect(cache.peekOrStale('a', stale)).toBeUndefined();
+    expect(stale).toEqual(['a', 'b']);
+    // A cache that does not answer stale pages, and one dropped since: nothing.
+    const plain = new FeedCache<string>(1000, 10, () => now);
+    plain.set('k', 'k1', plain.mark());
+    now += 1200;
+    expect(plain.peekOrStale('k', stale)).toBeUndefined();
+    cache.set('c', 'c1', cache.mark());
+    cache.clear();
+    expect(cache.peekOrStale('c', stale)).toBeUndefined();
+    expect(stale).toEqual(['a', 'b']);
+  });
+
   it('builds at most BACKGROUND_BUILDS stale pages at a time; the rest wait for their next read', async () => {
     let now = 0;
     const cache = staleCache(() => now);
