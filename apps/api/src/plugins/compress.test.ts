@@ -1,8 +1,8 @@
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helper';
 import { activeMember, postBounty, type Session } from '../../test/factories';
-import { CompressedOnce, pickEncoding } from './compress';
+import { CompressedOnce, ONE_OFF_GZIP_LEVEL, pickEncoding } from './compress';
 
 describe('pickEncoding', () => {
   it('prefers brotli, falls back to gzip, and honours q=0 and *', () => {
@@ -17,6 +17,15 @@ describe('pickEncoding', () => {
     expect(pickEncoding('')).toBeNull();
     expect(pickEncoding(undefined)).toBeNull();
   });
+
+  it('prefers gzip when asked (answers made for one request), else brotli, else none', () => {
+    expect(pickEncoding('gzip, deflate, br, zstd', 'gzip')).toBe('gzip');
+    expect(pickEncoding('br', 'gzip')).toBe('br');
+    expect(pickEncoding('gzip;q=0, br', 'gzip')).toBe('br');
+    expect(pickEncoding('x-gzip, br', 'gzip')).toBe('gzip');
+    expect(pickEncoding('*', 'gzip')).toBe('gzip');
+    expect(pickEncoding('identity', 'gzip')).toBeNull();
+  });
 });
 
 describe('CompressedOnce', () => {
@@ -27,6 +36,17 @@ describe('CompressedOnce', () => {
     expect(a).toBe(b);
     expect(brotliDecompressSync(a).toString()).toBe(body);
     expect(gunzipSync(await once.get('gzip')).toString()).toBe(body);
+  });
+
+  it('made for one answer: gzip when the client accepts it, at ONE_OFF_GZIP_LEVEL', async () => {
+    const body = JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ i, t: 'sunset' })));
+    const once = new CompressedOnce(body, { oneOff: true });
+    expect(once.encodingFor('gzip, deflate, br, zstd')).toBe('gzip');
+    expect(once.encodingFor('br')).toBe('br');
+    expect(new CompressedOnce(body).encodingFor('gzip, deflate, br, zstd')).toBe('br');
+    const gz = await once.get('gzip');
+    expect(gz.equals(gzipSync(body, { level: ONE_OFF_GZIP_LEVEL }))).toBe(true);
+    expect(brotliDecompressSync(await once.get('br')).toString()).toBe(body);
   });
 });
 
@@ -70,6 +90,28 @@ describe('compressed JSON answers', () => {
     expect(gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
   });
 
+  it("sends a term's page as gzip to a browser (made for one answer), as brotli to a client that takes only that", async () => {
+    const find = (acceptEncoding?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/bounty/search',
+        payload: { term: 'golden harb' },
+        headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
+      });
+    const plain = await find();
+    expect(plain.statusCode).toBe(200);
+    expect(plain.json()).toHaveLength(10);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const browser = await find('gzip, deflate, br, zstd');
+    expect(browser.headers['content-encoding']).toBe('gzip');
+    expect(browser.headers.vary).toMatch(/accept-encoding/i);
+    expect(browser.headers['x-next-cursor']).toBe(plain.headers['x-next-cursor']);
+    expect(gunzipSync(browser.rawPayload).toString()).toBe(plain.body);
+    const br = await find('br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+  });
+
   it('compresses other JSON answers over 1 KB, and leaves small ones and errors alone', async () => {
     const doc = await t.app.inject({
       method: 'GET',
@@ -79,6 +121,16 @@ describe('compressed JSON answers', () => {
     expect(doc.statusCode).toBe(200);
     expect(doc.headers['content-encoding']).toBe('br');
     expect(JSON.parse(brotliDecompressSync(doc.rawPayload).toString()).openapi).toMatch(/^3\./);
+    // Made for its request: gzip for a client that takes it too.
+    const docGz = await t.app.inject({
+      method: 'GET',
+      url: '/docs/json',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(docGz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(docGz.rawPayload).toString()).toBe(
+      brotliDecompressSync(doc.rawPayload).toString(),
+    );
 
     const health = await t.app.inject({
       method: 'GET',

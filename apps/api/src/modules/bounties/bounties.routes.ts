@@ -64,7 +64,11 @@ const bountiesRoutes: FastifyPluginAsyncZod = async (app) => {
       // is compressed once, not once per answer.
       const page = await service.searchPage(request.body);
       setNextCursor(reply, page.nextCursor);
-      page.compressed ??= new CompressedOnce(page.json);
+      // The feed (no term) is one page for everyone, kept and sent many times; a term's page is
+      // mostly sent once, so compressed as an answer made for one request (decision 0036).
+      page.compressed ??= new CompressedOnce(page.json, {
+        oneOff: (request.body.term ?? '').trim() !== '',
+      });
       return sendJson(request, reply, page.compressed);
     },
   );
