@@ -621,10 +621,11 @@ async function runPhase(target: Target): Promise<PhaseResult> {
     for (const [i, ep] of eps.entries()) {
       const res = results[i]!;
       if (res.skipped) continue;
-      res.floor = await measure(floor, ep, fx);
-      res.ratio = Math.round((res.product!.rps / Math.max(1, res.floor.rps)) * 100) / 100;
       const bareRps = res.bareAround ? (res.bareAround[0] + res.bareAround[1]) / 2 : bare.rps;
       res.bareRatio = Math.round((res.product!.rps / Math.max(1, bareRps)) * 100) / 100;
+      if (ep.productOnly) continue;
+      res.floor = await measure(floor, ep, fx);
+      res.ratio = Math.round((res.product!.rps / Math.max(1, res.floor.rps)) * 100) / 100;
       log(
         `floor   ${ep.label}: ${res.floor.rps} req/s, p50 ${res.floor.p50} ms, p99 ${res.floor.p99} ms, ` +
           `CPU ${res.floor.cpuMsPerRequest} ms/req → ratio ${res.ratio}` +
@@ -711,6 +712,7 @@ async function runDb(kind: DbKind): Promise<DbResult> {
         'feed-words',
         'feed-pairs',
         'feed-pairs-full',
+        'feed-pairs-browser',
         'claim',
         'bounty',
         'bounty-rounds',

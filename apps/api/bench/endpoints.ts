@@ -40,6 +40,8 @@ export interface Endpoint {
    * (their bounties kept, decision 0030), each still with a term it never saw.
    */
   passSize?(fx: Fixtures, who: 'product' | 'floor'): number;
+  /** Measured on the product only (the same-SQL floor answers no compressed JSON). */
+  productOnly?: boolean;
 }
 
 const json = { 'content-type': 'application/json' };
@@ -70,16 +72,22 @@ function bountyRequest(ids: number[]): Request {
   return { method: 'GET', setupRequest: (r) => ({ ...r, path: `/bounty/${next()}` }) };
 }
 
-/** POST /bounty/search with the next term of `terms` on each request (all connections share it). */
-function termsInTurn(terms: string[]): Request {
+/**
+ * POST /bounty/search with the next term of `terms` on each request (all connections share it),
+ * with `headers` besides the JSON type.
+ */
+function termsInTurn(terms: string[], headers: Record<string, string> = {}): Request {
   const next = rotate(terms);
   return {
     method: 'POST',
     path: '/bounty/search',
-    headers: json,
+    headers: { ...json, ...headers },
     setupRequest: (r) => ({ ...r, body: JSON.stringify({ term: next() }) }),
   };
 }
+
+/** What Chromium and Firefox send (decision 0036). */
+export const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 
 const searchSample = (term: string) => ({
   path: '/bounty/search',
@@ -141,6 +149,24 @@ export const ENDPOINTS: Endpoint[] = [
     request: (fx) => termsInTurn(fx.twoWordTerms),
     sample: (fx) => searchSample(fx.twoWordTerms[0]!),
     passSize: (fx) => Math.floor(fx.twoWordTerms.length / 3),
+  },
+  {
+    // As feed-pairs, asked as a browser asks: the answer goes out compressed, for this request
+    // alone (decision 0036). The terms from the middle of the list on, so this run does not
+    // begin where feed-pairs began on the same server.
+    name: 'feed-pairs-browser',
+    label: "feed search, a new two-word term per request, a browser's Accept-Encoding, cache off",
+    method: 'POST',
+    route: '/bounty/search',
+    env: { FEED_CACHE_MS: '0' },
+    request: (fx) => {
+      const half = Math.floor(fx.twoWordTerms.length / 2);
+      return termsInTurn([...fx.twoWordTerms.slice(half), ...fx.twoWordTerms.slice(0, half)], {
+        'accept-encoding': BROWSER_ACCEPT_ENCODING,
+      });
+    },
+    passSize: (fx) => Math.floor(fx.twoWordTerms.length / 3),
+    productOnly: true,
   },
   {
     // The same answers at both sizes: at 10,000 claims a new two-word term matches one bounty at
