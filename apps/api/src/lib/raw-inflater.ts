@@ -12,31 +12,10 @@
  * answers false and the next one makes a new stream.
  */
 import zlib from 'node:zlib';
-
-interface ZlibHandle {
-  reset(): void;
-  writeSync(
-    flush: number,
-    input: Buffer,
-    inOff: number,
-    inLen: number,
-    out: Buffer,
-    outOff: number,
-    outLen: number,
-  ): void;
-}
-
-/**
- * What `zlib.InflateRaw` has inside (read from Node 20's zlib.js, the Node this project runs on): its
- * handle and where writes report to. Not public: checked on every call, else the fallback.
- */
-interface EngineInside {
-  _handle?: ZlibHandle | null;
-  _writeState?: Uint32Array;
-}
+import type { ZlibInside } from './zlib-inside';
 
 export class RawInflater {
-  private engine: (zlib.InflateRaw & EngineInside) | undefined;
+  private engine: (zlib.InflateRaw & ZlibInside) | undefined;
 
   constructor(
     private readonly dictionary: Buffer,
@@ -91,10 +70,10 @@ export class RawInflater {
     return state[0] === 1 && state[1] === 0;
   }
 
-  private engineNow(): (zlib.InflateRaw & EngineInside) | undefined {
+  private engineNow(): (zlib.InflateRaw & ZlibInside) | undefined {
     if (!this.engine) {
       const engine = zlib.createInflateRaw({ dictionary: this.dictionary }) as zlib.InflateRaw &
-        EngineInside;
+        ZlibInside;
       // An error destroys the stream, which then emits it: heard here, answered by `false`.
       engine.on('error', () => {});
       this.engine = engine;

@@ -12,31 +12,13 @@
  * or zlib reports an error, it answers through `zlib.gzipSync`.
  */
 import zlib from 'node:zlib';
-
-interface ZlibHandle {
-  reset(): void;
-  writeSync(
-    flush: number,
-    input: Buffer,
-    inOff: number,
-    inLen: number,
-    out: Buffer,
-    outOff: number,
-    outLen: number,
-  ): void;
-}
-
-/** What `zlib.Gzip` has inside (Node 20's zlib.js): its handle and where writes report to. */
-interface EngineInside {
-  _handle?: ZlibHandle | null;
-  _writeState?: Uint32Array;
-}
+import type { ZlibInside } from './zlib-inside';
 
 /** The scratch buffer is not kept above this (larger answers get one of their own). */
 const SCRATCH_MAX = 1 << 20;
 
 export class ReusedGzip {
-  private engine: (zlib.Gzip & EngineInside) | undefined;
+  private engine: (zlib.Gzip & ZlibInside) | undefined;
   private scratch: Buffer | undefined;
 
   constructor(
@@ -80,9 +62,9 @@ export class ReusedGzip {
     return own;
   }
 
-  private engineNow(): (zlib.Gzip & EngineInside) | undefined {
+  private engineNow(): (zlib.Gzip & ZlibInside) | undefined {
     if (!this.engine) {
-      const engine = zlib.createGzip({ level: this.level }) as zlib.Gzip & EngineInside;
+      const engine = zlib.createGzip({ level: this.level }) as zlib.Gzip & ZlibInside;
       // An error destroys the stream, which then emits it: heard here, answered by the fallback.
       engine.on('error', () => {});
       this.engine = engine;
