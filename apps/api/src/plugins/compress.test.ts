@@ -61,11 +61,12 @@ describe('compressed JSON answers', () => {
   });
   afterAll(() => t.close());
 
-  const search = (acceptEncoding?: string) =>
+  /** POST /bounty/search for `term` (the feed when empty), with that Accept-Encoding if given. */
+  const search = (acceptEncoding?: string, term = '') =>
     t.app.inject({
       method: 'POST',
       url: '/bounty/search',
-      payload: { term: '' },
+      payload: { term },
       headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
     });
 
@@ -91,13 +92,7 @@ describe('compressed JSON answers', () => {
   });
 
   it("sends a term's page as gzip to a browser (made for one answer), as brotli to a client that takes only that", async () => {
-    const find = (acceptEncoding?: string) =>
-      t.app.inject({
-        method: 'POST',
-        url: '/bounty/search',
-        payload: { term: 'golden harb' },
-        headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
-      });
+    const find = (acceptEncoding?: string) => search(acceptEncoding, 'golden harb');
     const plain = await find();
     expect(plain.statusCode).toBe(200);
     expect(plain.json()).toHaveLength(10);

@@ -135,17 +135,9 @@ export class FeedCache<P = FeedPage> {
   }
 
   /**
-   * For pages built outside `get` (stale-while-rebuilding caches): a page past its time but
-   * within another TTL, to answer while `rebuild` builds it again.
-   */
-  peekStale(key: string): Promise<P> | undefined {
-    if (!this.enabled || !this.staleWhileRebuilding) return undefined;
-    return this.staleEntry(key)?.page;
-  }
-
-  /**
-   * `peek`, then `peekStale`, in one lookup of the key: the fresh page (a hit moves it to the
-   * end) or, pushing `key` to `stale` (for `rebuild`), one past its time but within another TTL.
+   * For pages built outside `get`: the fresh page (a hit moves it to the end, as `peek`) or, in
+   * stale-while-rebuilding caches, one past its time but within another TTL, `key` then pushed to
+   * `stale` (to answer it while `rebuild` builds it again); one lookup of the key for both.
    * A search looks up each bounty of its page: at 1,000,000 claims most are not kept here, and
    * each lookup that misses costs a walk of the map's buckets (~0.3 µs measured under load).
    */
