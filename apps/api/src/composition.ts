@@ -86,7 +86,7 @@ export interface Root {
   rateLimiter: RateLimiter;
   feedCache: FeedCache;
   /** Bounties as searches show them: as JSON (decision 0024), deflated behind (decision 0030). */
-  itemCache: FeedCache<Buffer>;
+  itemCache: FeedCache<Buffer, number>;
   itemStore: ItemStore;
   services: Services;
   /** Every background job of every feature, bound to this root's services. */
@@ -106,7 +106,7 @@ function createServices(
     /** Claim pages as the public sees them (decision 0021). */
     claimCache: FeedCache<BountyPage>;
     /** Bounties as searches show them (decision 0024), and deflated behind it (decision 0030). */
-    itemCache: FeedCache<Buffer>;
+    itemCache: FeedCache<Buffer, number>;
     itemStore: ItemStore;
     cipher: FieldCipher;
     payoutProvider: PayoutProvider;
@@ -237,7 +237,7 @@ export function createRoot(parts: RootParts): Root {
   // change, and their time only bounds a lost message's lag, which the store's time bounds
   // anyway. (Kept for PAGE_CACHE_MS, ~1,000 unchanged bounties a second were built again in the
   // background at 1M.)
-  const itemCache = new FeedCache<Buffer>(
+  const itemCache = new FeedCache<Buffer, number>(
     itemStore.enabled ? config.ITEM_STORE_MS : config.PAGE_CACHE_MS,
     ITEM_JSON_MAX,
     undefined,

@@ -132,7 +132,7 @@ export class BountiesService {
       bounties: FeedCache<BountyPage>;
       claims: FeedCache<BountyPage>;
       /** Bounties as searches show them, as JSON (decision 0024). */
-      items: FeedCache<Buffer>;
+      items: FeedCache<Buffer, number>;
       /** Every bounty built for searches, deflated (decision 0030). */
       itemStore: ItemStore;
     },
@@ -170,7 +170,7 @@ export class BountiesService {
   readonly voteBatcher: VoteBatcher;
   private readonly claimCache: FeedCache<BountyPage>;
   /** Each bounty as the feed and searches show it, as JSON (decision 0024). */
-  private readonly itemCache: FeedCache<Buffer>;
+  private readonly itemCache: FeedCache<Buffer, number>;
   /** Behind it, each bounty built, deflated, dropped exactly when it is (decision 0030). */
   private readonly itemStore: ItemStore;
 
@@ -185,7 +185,7 @@ export class BountiesService {
   /** A bounty's votes or claims changed: its page and its claims' pages are built anew. */
   private bountyChanged(bountyId: number): void {
     this.pageCache.delete(`b:${bountyId}`);
-    this.itemCache.delete(String(bountyId));
+    this.itemCache.delete(bountyId);
     this.itemStore.delete(bountyId);
     if (this.bountyChangedAt.size >= 100_000) this.clearPages();
     this.bountyChangedAt.set(bountyId, ++this.changes);
@@ -424,11 +424,11 @@ export class BountiesService {
       ...(tsquery ? { r: Number(last.rank) } : {}),
     }));
     // Past their time (`again`): answered as kept while a background build makes them again.
-    const again: string[] = [];
-    const kept = page.map((r) => this.itemCache.peekOrStale(String(r.id), again));
+    const again: number[] = [];
+    const kept = page.map((r) => this.itemCache.peekOrStale(r.id, again));
     if (again.length > 0)
       this.itemCache.rebuild(again, async (keys) => {
-        await this.buildItems(await this.rowsOf(page.filter((r) => keys.includes(String(r.id)))));
+        await this.buildItems(await this.rowsOf(page.filter((r) => keys.includes(r.id))));
       });
     // Not held as JSON any more: taken from the store and inflated below straight into the
     // answer (held as JSON again, the bounties that come and go would promote entries that soon
@@ -534,7 +534,7 @@ export class BountiesService {
       const json = ownBytes(JSON.stringify(presentBounty(r, rounds.get(r.id) ?? [])));
       built.set(r.id, json);
       if ((this.bountyChangedAt.get(r.id) ?? 0) <= since) {
-        this.itemCache.set(String(r.id), json, mark);
+        this.itemCache.set(r.id, json, mark);
         this.itemStore.set(r.id, json, stored);
       }
     }

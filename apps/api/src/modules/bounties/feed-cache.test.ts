@@ -727,7 +727,7 @@ describe('searched bounties as JSON are kept as long as the store keeps them (de
       // Past the page time and its stale window (twice 40 ms).
       await new Promise((r) => setTimeout(r, 150));
       const kept = t === withStore;
-      expect(t.root.itemCache.peek(String(bountyId)) !== undefined).toBe(kept);
+      expect(t.root.itemCache.peek(bountyId) !== undefined).toBe(kept);
       expect((await search()).amount).toBe(kept ? 0 : 99);
     }
   });

@@ -35,8 +35,12 @@ interface Entry<P> {
 /** Builds of pages past their time running at once, per cache (decision 0025). */
 export const BACKGROUND_BUILDS = 2;
 
-export class FeedCache<P = FeedPage> {
-  private readonly entries = new Map<string, Entry<P>>();
+/**
+ * Keys are the request's text for pages, the bounty's id for the feed's items (a number hashes
+ * and compares without a string made for each lookup).
+ */
+export class FeedCache<P = FeedPage, K extends string | number = string> {
+  private readonly entries = new Map<K, Entry<P>>();
   private generation = 0;
   /** Background builds running (stale-while-rebuilding caches). */
   private building = 0;
@@ -66,7 +70,7 @@ export class FeedCache<P = FeedPage> {
   }
 
   /** The cached page for `key`, or the one `build` makes (at most one build per key at a time). */
-  async get(key: string, build: () => Promise<P>): Promise<P> {
+  async get(key: K, build: () => Promise<P>): Promise<P> {
     if (!this.enabled) return build();
     const hit = this.peek(key);
     if (hit) return hit;
@@ -81,7 +85,7 @@ export class FeedCache<P = FeedPage> {
    * A page past its time but within another TTL: answered while one build replaces it. The new
    * page is kept only if nothing dropped the old one meanwhile (a change it may not show).
    */
-  private stale(key: string, build: () => Promise<P>): Promise<P> | undefined {
+  private stale(key: K, build: () => Promise<P>): Promise<P> | undefined {
     const old = this.staleEntry(key);
     if (!old) return undefined;
     this.rebuild([key], async () => {
@@ -93,7 +97,7 @@ export class FeedCache<P = FeedPage> {
   }
 
   /** The entry for `key` when it is past its time but within another TTL. */
-  private staleEntry(key: string): Entry<P> | undefined {
+  private staleEntry(key: K): Entry<P> | undefined {
     const old = this.entries.get(key);
     if (!old || old.generation !== this.generation) return undefined;
     const age = this.now() - old.at;
@@ -105,11 +109,11 @@ export class FeedCache<P = FeedPage> {
    * (at most BACKGROUND_BUILDS at a time) and no build of them runs: `build` keeps what it made
    * (`set`). Pages left out stay answered as kept and are tried again on their next read.
    */
-  rebuild(keys: string[], build: (keys: string[]) => Promise<void>): void {
+  rebuild(keys: K[], build: (keys: K[]) => Promise<void>): void {
     if (this.building >= BACKGROUND_BUILDS) return;
     const entries = keys
       .map((k) => [k, this.entries.get(k)] as const)
-      .filter((e): e is readonly [string, Entry<P>] => !!e[1] && !e[1].rebuilding);
+      .filter((e): e is readonly [K, Entry<P>] => !!e[1] && !e[1].rebuilding);
     if (entries.length === 0) return;
     for (const [, e] of entries) e.rebuilding = true;
     this.building += 1;
@@ -123,7 +127,7 @@ export class FeedCache<P = FeedPage> {
   }
 
   /** The kept page for `key` when it is fresh (a hit moves it to the end), else undefined. */
-  peek(key: string): Promise<P> | undefined {
+  peek(key: K): Promise<P> | undefined {
     if (!this.enabled) return undefined;
     const hit = this.entries.get(key);
     if (!hit || hit.generation !== this.generation || this.now() - hit.at >= hit.ttl)
@@ -141,7 +145,7 @@ export class FeedCache<P = FeedPage> {
    * A search looks up each bounty of its page: at 1,000,000 claims most are not kept here, and
    * each lookup that misses costs a walk of the map's buckets (~0.3 µs measured under load).
    */
-  peekOrStale(key: string, stale: string[]): Promise<P> | undefined {
+  peekOrStale(key: K, stale: K[]): Promise<P> | undefined {
     if (!this.enabled) return undefined;
     const hit = this.entries.get(key);
     if (!hit || hit.generation !== this.generation) return undefined;
@@ -162,11 +166,11 @@ export class FeedCache<P = FeedPage> {
   }
 
   /** Keeps a page built outside `get`, unless everything was cleared since `mark`. */
-  set(key: string, page: P, mark: number): void {
+  set(key: K, page: P, mark: number): void {
     if (this.enabled && mark === this.generation) this.keep(key, Promise.resolve(page), mark);
   }
 
-  private keep(key: string, page: Promise<P>, generation: number): void {
+  private keep(key: K, page: Promise<P>, generation: number): void {
     // Spread when first kept; kept again (rebuilt past its time), it keeps the moment it had.
     const spread = this.staleWhileRebuilding && !this.entries.has(key);
     const ttl = spread ? spreadTtl(this.ttlMs, this.random) : this.ttlMs;
@@ -178,13 +182,13 @@ export class FeedCache<P = FeedPage> {
       if (this.entries.get(key) === entry) this.entries.delete(key);
     });
     while (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value as string;
+      const oldest = this.entries.keys().next().value as K;
       this.entries.delete(oldest);
     }
   }
 
   /** After a change to what one page shows: that page is built anew. */
-  delete(key: string): void {
+  delete(key: K): void {
     this.entries.delete(key);
   }
 
