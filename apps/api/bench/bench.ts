@@ -667,6 +667,14 @@ interface DbResult {
     /** req/s at the small size ÷ req/s at the large one: how much each request's cost grew. */
     costRatio: number;
     floorCostRatio: number | null;
+    /**
+     * The same growth over the bare floor measured beside each run (× bare at the small size ÷
+     * × bare at the large one): the machine's own speed, which moves between the two phases on
+     * a shared host, taken out.
+     */
+    bareCostRatio: number | null;
+    /** The API's CPU per request at the large size ÷ at the small one. */
+    cpuRatio: number | null;
   }[];
 }
 
@@ -733,6 +741,12 @@ async function runDb(kind: DbKind): Promise<DbResult> {
           meanRatio: Math.round((b.product.mean / Math.max(0.01, a.product.mean)) * 100) / 100,
           costRatio: ratio(a.product, b.product)!,
           floorCostRatio: ratio(a.floor, b.floor),
+          bareCostRatio:
+            a.bareRatio && b.bareRatio ? Math.round((a.bareRatio / b.bareRatio) * 100) / 100 : null,
+          cpuRatio:
+            a.product.cpuMsPerRequest && b.product.cpuMsPerRequest
+              ? Math.round((b.product.cpuMsPerRequest / a.product.cpuMsPerRequest) * 100) / 100
+              : null,
         });
       }
     }
@@ -848,12 +862,12 @@ function markdown(report: {
         '',
       );
       lines.push(
-        '| endpoint | req/s small | req/s large | p50 small | p50 large | p99 small | p99 large | mean small | mean large | answer KB small | answer KB large | p50 ratio | mean ratio | cost ratio (req/s small ÷ large) | floor cost ratio |',
-        '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+        '| endpoint | req/s small | req/s large | p50 small | p50 large | p99 small | p99 large | mean small | mean large | answer KB small | answer KB large | p50 ratio | mean ratio | cost ratio (req/s small ÷ large) | over bare (× bare small ÷ large) | API CPU/req ratio | floor cost ratio |',
+        '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       );
       for (const x of run.scaling)
         lines.push(
-          `| ${x.endpoint} | ${x.small.rps} | ${x.large.rps} | ${x.small.p50} | ${x.large.p50} | ${x.small.p99} | ${x.large.p99} | ${x.small.mean} | ${x.large.mean} | ${fmt(x.small.answerKb, 1)} | ${fmt(x.large.answerKb, 1)} | ${x.p50Ratio} | ${x.meanRatio} | ${x.costRatio} | ${fmt(x.floorCostRatio, 2)} |`,
+          `| ${x.endpoint} | ${x.small.rps} | ${x.large.rps} | ${x.small.p50} | ${x.large.p50} | ${x.small.p99} | ${x.large.p99} | ${x.small.mean} | ${x.large.mean} | ${fmt(x.small.answerKb, 1)} | ${fmt(x.large.answerKb, 1)} | ${x.p50Ratio} | ${x.meanRatio} | ${x.costRatio} | ${fmt(x.bareCostRatio, 2)} | ${fmt(x.cpuRatio, 2)} | ${fmt(x.floorCostRatio, 2)} |`,
         );
       lines.push('');
     }
