@@ -127,8 +127,8 @@ async function startServer(
   databaseUrl: string,
   dataDir: string,
   extraEnv: Record<string, string> = {},
+  port = name === 'product' ? PRODUCT_PORT : FLOOR_PORT,
 ): Promise<Server> {
-  const port = name === 'product' ? PRODUCT_PORT : FLOOR_PORT;
   // The product runs from the bundle `npm start` runs (scripts/api-build.mjs); the floor through tsx.
   const argv =
     name === 'product'
@@ -676,6 +676,113 @@ interface DbResult {
     /** The API's CPU per request at the large size ÷ at the small one. */
     cpuRatio: number | null;
   }[];
+  /** A new two-word term at both sizes measured in pairs (pairedGrowth), PostgreSQL only. */
+  paired?: PairedGrowth;
+}
+
+interface PairedGrowth {
+  claims: [number, number];
+  rounds: { small: Measure; large: Measure; ratio: number; cpuRatio: number | null }[];
+  /** Medians over the rounds. */
+  ratio: number;
+  cpuRatio: number | null;
+}
+
+const median = (xs: number[]) => {
+  const v = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(v.length / 2);
+  return v.length % 2 ? v[m]! : (v[m - 1]! + v[m]!) / 2;
+};
+
+/**
+ * Issue 21 part 3 on a shared host: 10,000 and 1,000,000 claims measured a quarter of an hour
+ * apart compare two machines as much as two sizes (its speed moves 2× from one minute to the
+ * next). Here the product runs on a second database of the small size (`twin`, the same data)
+ * and on the grown one at once, each past a first pass over a third of its terms; then new
+ * two-word terms (feed-pairs, cache off) go to each in turn, `rounds` times, the order
+ * alternating, so each ratio compares two runs seconds apart. Each round takes terms of its own.
+ */
+async function pairedGrowth(twin: Target, large: Target, rounds: number): Promise<PairedGrowth> {
+  const ep = ENDPOINTS.find((e) => e.name === 'feed-pairs')!;
+  const sides = await Promise.all(
+    [twin, large].map(async (target) =>
+      withDb(target, async (q) => {
+        const [c] = await q.query<{ claims: number }>('select count(*)::int as claims from claims');
+        return {
+          target,
+          claims: c!.claims,
+          terms: await twoWordTerms(q, 60_000),
+          voters: await addVoters(q, opts.voters),
+        };
+      }),
+    ),
+  );
+  const fxOf = (side: (typeof sides)[number], terms: string[]): Fixtures => ({
+    bountyIds: [],
+    claimIds: [],
+    activeClaims: [],
+    roundBounties: [],
+    voters: { product: side.voters, floor: side.voters },
+    oneWordTerms: [],
+    twoWordTerms: terms,
+    fullPageTerms: [],
+  });
+  const servers: Server[] = [];
+  try {
+    for (const [i, side] of sides.entries())
+      servers.push(
+        await startServer(
+          'product',
+          side.target.url,
+          side.target.dataDir,
+          { ...ep.env },
+          PRODUCT_PORT + 1 + i,
+        ),
+      );
+    const lc = client();
+    const third = sides.map((side) => Math.floor(side.terms.length / 3));
+    for (const [i, side] of sides.entries()) {
+      lc.setFixtures(fxOf(side, side.terms.slice(0, third[i])));
+      lc.useRequest(ep.name, 'product');
+      await lc.drive(servers[i]!.base, opts.connections, { amount: third[i]! });
+    }
+    const out: PairedGrowth['rounds'] = [];
+    const once = { ...ep, passSize: undefined };
+    for (let r = 0; r < rounds; r++) {
+      const got: Measure[] = [];
+      for (const i of r % 2 === 0 ? [0, 1] : [1, 0]) {
+        const side = sides[i]!;
+        const per = Math.floor((side.terms.length - third[i]!) / rounds);
+        const slice = side.terms.slice(third[i]! + r * per, third[i]! + (r + 1) * per);
+        const fx = fxOf(side, slice.length > 0 ? slice : side.terms);
+        lc.setFixtures(fx);
+        got[i] = await measure(servers[i]!, once, fx);
+      }
+      const [small, large] = got as [Measure, Measure];
+      const round = {
+        small,
+        large,
+        ratio: Math.round((small.rps / Math.max(1, large.rps)) * 100) / 100,
+        cpuRatio:
+          small.cpuMsPerRequest && large.cpuMsPerRequest
+            ? Math.round((large.cpuMsPerRequest / small.cpuMsPerRequest) * 100) / 100
+            : null,
+      };
+      log(
+        `paired round ${r + 1}: ${small.rps} / ${large.rps} req/s (${round.ratio}×), API CPU ${small.cpuMsPerRequest} / ${large.cpuMsPerRequest} ms/req, p99 ${small.p99} / ${large.p99} ms`,
+      );
+      out.push(round);
+    }
+    const cpu = out.flatMap((x) => (x.cpuRatio === null ? [] : [x.cpuRatio]));
+    return {
+      claims: [sides[0]!.claims, sides[1]!.claims],
+      rounds: out,
+      ratio: Math.round(median(out.map((x) => x.ratio)) * 100) / 100,
+      cpuRatio: cpu.length ? Math.round(median(cpu) * 100) / 100 : null,
+    };
+  } finally {
+    for (const server of servers) await server.stop();
+  }
 }
 
 async function runDb(kind: DbKind): Promise<DbResult> {
@@ -683,15 +790,16 @@ async function runDb(kind: DbKind): Promise<DbResult> {
   const target = await createTarget(kind);
   currentPgPid = target.pgPid;
   const out: DbResult = { db: kind, phases: [], scaling: [] };
+  let twin: Target | undefined;
   try {
-    const gen = (bounties: number, seed: number) =>
-      withDb(target, async (q, handle) => {
+    const gen = (bounties: number, seed: number, into = target) =>
+      withDb(into, async (q, handle) => {
         await runMigrations(handle);
         const r = await generateData(handle, {
           bounties,
           claimsPerBounty: opts.claimsPerBounty,
           members: opts.members,
-          mediaDir: path.join(target.dataDir, 'media'),
+          mediaDir: path.join(into.dataDir, 'media'),
           seed,
           ...(smoke ? { spanDays: 3, imagePool: 4 } : {}),
           log: (m) => log(`  ${m}`),
@@ -749,12 +857,22 @@ async function runDb(kind: DbKind): Promise<DbResult> {
               : null,
         });
       }
+      if (kind === 'postgres' && (!opts.only || opts.only.includes('feed-pairs'))) {
+        // The small size again, in a database of its own (the same seed: the same data).
+        twin = await createTarget(kind);
+        await gen(opts.smallBounties, 1, twin);
+        out.paired = await pairedGrowth(twin, target, smoke ? 2 : 4);
+        log(
+          `paired: a new two-word term ${out.paired.ratio}× (median of ${out.paired.rounds.length} rounds), API CPU ${out.paired.cpuRatio}×`,
+        );
+      }
     }
   } catch (err) {
     out.error = err instanceof Error ? err.message : String(err);
     log(`${kind} run stopped: ${out.error}`);
   } finally {
     await target.drop();
+    await twin?.drop();
   }
   return out;
 }
@@ -870,6 +988,22 @@ function markdown(report: {
           `| ${x.endpoint} | ${x.small.rps} | ${x.large.rps} | ${x.small.p50} | ${x.large.p50} | ${x.small.p99} | ${x.large.p99} | ${x.small.mean} | ${x.large.mean} | ${fmt(x.small.answerKb, 1)} | ${fmt(x.large.answerKb, 1)} | ${x.p50Ratio} | ${x.meanRatio} | ${x.costRatio} | ${fmt(x.bareCostRatio, 2)} | ${fmt(x.cpuRatio, 2)} | ${fmt(x.floorCostRatio, 2)} |`,
         );
       lines.push('');
+    }
+    const pg = run.paired;
+    if (pg) {
+      lines.push(
+        `## ${run.db}: a new two-word term at ${pg.claims[0].toLocaleString('en')} and ${pg.claims[1].toLocaleString('en')} claims, in pairs`,
+        '',
+        'The product on a second database of the small size and on the grown one at once, each past a first pass over a third of its terms, then driven in turn (the order alternating), new terms each round, response cache off: each ratio compares two runs seconds apart.',
+        '',
+        '| round | req/s small | req/s large | ratio | p99 small | p99 large | API CPU ms/req small | large | CPU ratio | answer KB small | large |',
+        '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      );
+      for (const [i, r] of pg.rounds.entries())
+        lines.push(
+          `| ${i + 1} | ${r.small.rps} | ${r.large.rps} | ${r.ratio} | ${r.small.p99} | ${r.large.p99} | ${fmt(r.small.cpuMsPerRequest, 2)} | ${fmt(r.large.cpuMsPerRequest, 2)} | ${fmt(r.cpuRatio, 2)} | ${fmt(r.small.answerKb, 1)} | ${fmt(r.large.answerKb, 1)} |`,
+        );
+      lines.push('', `Median: ${pg.ratio}× (API CPU ${fmt(pg.cpuRatio, 2)}×).`, '');
     }
   }
   return lines.join('\n');
