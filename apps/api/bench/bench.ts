@@ -682,10 +682,22 @@ interface DbResult {
 
 interface PairedGrowth {
   claims: [number, number];
-  rounds: { small: Measure; large: Measure; ratio: number; cpuRatio: number | null }[];
+  rounds: {
+    small: Measure;
+    large: Measure;
+    ratio: number;
+    cpuRatio: number | null;
+    /** The small size on two-word terms whose page is full (feed-pairs-full): equal answers. */
+    smallFull?: Measure;
+    fullRatio?: number;
+    fullCpuRatio?: number | null;
+  }[];
   /** Medians over the rounds. */
   ratio: number;
   cpuRatio: number | null;
+  /** Medians of the equal-answer ratios, when the small size has terms that fill a page. */
+  fullRatio?: number;
+  fullCpuRatio?: number | null;
 }
 
 const median = (xs: number[]) => {
@@ -701,6 +713,9 @@ const median = (xs: number[]) => {
  * and on the grown one at once, each past a first pass over a third of its terms; then new
  * two-word terms (feed-pairs, cache off) go to each in turn, `rounds` times, the order
  * alternating, so each ratio compares two runs seconds apart. Each round takes terms of its own.
+ * Each round also drives the small size on two-word terms whose first page is full
+ * (feed-pairs-full, as many as there are: they come round again), right before or after its new
+ * terms: the growth at equal answers (decision 0033) measured in the same pairs.
  */
 async function pairedGrowth(twin: Target, large: Target, rounds: number): Promise<PairedGrowth> {
   const ep = ENDPOINTS.find((e) => e.name === 'feed-pairs')!;
@@ -708,10 +723,13 @@ async function pairedGrowth(twin: Target, large: Target, rounds: number): Promis
     [twin, large].map(async (target) =>
       withDb(target, async (q) => {
         const [c] = await q.query<{ claims: number }>('select count(*)::int as claims from claims');
+        const terms = await twoWordTerms(q, 60_000);
         return {
           target,
           claims: c!.claims,
-          terms: await twoWordTerms(q, 60_000),
+          terms,
+          // Only the small side's are driven.
+          full: target === twin ? await fullPageTerms(q, terms, SEARCH_PAGE.default, 2_000) : [],
           voters: await addVoters(q, opts.voters),
         };
       }),
@@ -748,37 +766,67 @@ async function pairedGrowth(twin: Target, large: Target, rounds: number): Promis
     }
     const out: PairedGrowth['rounds'] = [];
     const once = { ...ep, passSize: undefined };
+    const full = sides[0]!.full;
+    const growth = (small: Measure, large: Measure) => ({
+      ratio: Math.round((small.rps / Math.max(1, large.rps)) * 100) / 100,
+      cpuRatio:
+        small.cpuMsPerRequest && large.cpuMsPerRequest
+          ? Math.round((large.cpuMsPerRequest / small.cpuMsPerRequest) * 100) / 100
+          : null,
+    });
     for (let r = 0; r < rounds; r++) {
       const got: Measure[] = [];
-      for (const i of r % 2 === 0 ? [0, 1] : [1, 0]) {
+      // 0: the small size, new terms; 1: the large one; 2: the small size, full pages. The
+      // large run sits between the small ones or on either side of them, in turn.
+      const orders = [
+        [0, 2, 1],
+        [1, 2, 0],
+        [2, 1, 0],
+        [1, 0, 2],
+      ];
+      for (const k of orders[r % orders.length]!) {
+        if (k === 2 && full.length === 0) continue;
+        const i = k === 2 ? 0 : k;
         const side = sides[i]!;
         const per = Math.floor((side.terms.length - third[i]!) / rounds);
-        const slice = side.terms.slice(third[i]! + r * per, third[i]! + (r + 1) * per);
+        const slice =
+          k === 2 ? full : side.terms.slice(third[i]! + r * per, third[i]! + (r + 1) * per);
         const fx = fxOf(side, slice.length > 0 ? slice : side.terms);
         lc.setFixtures(fx);
-        got[i] = await measure(servers[i]!, once, fx);
+        got[k] = await measure(servers[i]!, once, fx);
       }
-      const [small, large] = got as [Measure, Measure];
+      const [small, large, smallFull] = got as [Measure, Measure, Measure | undefined];
+      const raw = growth(small, large);
+      const equal = smallFull ? growth(smallFull, large) : undefined;
       const round = {
         small,
         large,
-        ratio: Math.round((small.rps / Math.max(1, large.rps)) * 100) / 100,
-        cpuRatio:
-          small.cpuMsPerRequest && large.cpuMsPerRequest
-            ? Math.round((large.cpuMsPerRequest / small.cpuMsPerRequest) * 100) / 100
-            : null,
+        ...raw,
+        ...(smallFull && equal
+          ? { smallFull, fullRatio: equal.ratio, fullCpuRatio: equal.cpuRatio }
+          : {}),
       };
       log(
-        `paired round ${r + 1}: ${small.rps} / ${large.rps} req/s (${round.ratio}×), API CPU ${small.cpuMsPerRequest} / ${large.cpuMsPerRequest} ms/req, p99 ${small.p99} / ${large.p99} ms`,
+        `paired round ${r + 1}: ${small.rps} / ${large.rps} req/s (${round.ratio}×), API CPU ${small.cpuMsPerRequest} / ${large.cpuMsPerRequest} ms/req, p99 ${small.p99} / ${large.p99} ms` +
+          (smallFull && equal
+            ? `; full pages at the small size ${smallFull.rps} req/s (${equal.ratio}×), API CPU ${smallFull.cpuMsPerRequest} ms/req, p99 ${smallFull.p99} ms`
+            : ''),
       );
       out.push(round);
     }
-    const cpu = out.flatMap((x) => (x.cpuRatio === null ? [] : [x.cpuRatio]));
+    const med = (xs: (number | null | undefined)[]) => {
+      const v = xs.filter((x): x is number => typeof x === 'number');
+      return v.length ? Math.round(median(v) * 100) / 100 : null;
+    };
+    const fullRatio = med(out.map((x) => x.fullRatio));
     return {
       claims: [sides[0]!.claims, sides[1]!.claims],
       rounds: out,
-      ratio: Math.round(median(out.map((x) => x.ratio)) * 100) / 100,
-      cpuRatio: cpu.length ? Math.round(median(cpu) * 100) / 100 : null,
+      ratio: med(out.map((x) => x.ratio))!,
+      cpuRatio: med(out.map((x) => x.cpuRatio)),
+      ...(fullRatio !== null
+        ? { fullRatio, fullCpuRatio: med(out.map((x) => x.fullCpuRatio)) }
+        : {}),
     };
   } finally {
     for (const server of servers) await server.stop();
@@ -863,7 +911,10 @@ async function runDb(kind: DbKind): Promise<DbResult> {
         await gen(opts.smallBounties, 1, twin);
         out.paired = await pairedGrowth(twin, target, smoke ? 2 : 4);
         log(
-          `paired: a new two-word term ${out.paired.ratio}× (median of ${out.paired.rounds.length} rounds), API CPU ${out.paired.cpuRatio}×`,
+          `paired: a new two-word term ${out.paired.ratio}× (median of ${out.paired.rounds.length} rounds), API CPU ${out.paired.cpuRatio}×` +
+            (out.paired.fullRatio !== undefined
+              ? `; at equal answers ${out.paired.fullRatio}×, API CPU ${out.paired.fullCpuRatio}×`
+              : ''),
         );
       }
     }
@@ -994,16 +1045,23 @@ function markdown(report: {
       lines.push(
         `## ${run.db}: a new two-word term at ${pg.claims[0].toLocaleString('en')} and ${pg.claims[1].toLocaleString('en')} claims, in pairs`,
         '',
-        'The product on a second database of the small size and on the grown one at once, each past a first pass over a third of its terms, then driven in turn (the order alternating), new terms each round, response cache off: each ratio compares two runs seconds apart.',
+        'The product on a second database of the small size and on the grown one at once, each past a first pass over a third of its terms, then driven in turn (the order changing each round), new terms each round, response cache off: each ratio compares runs seconds apart. "Full" is the small size on two-word terms whose first page is full, so its answers are the size of the large one\'s (equal answers, decision 0033).',
         '',
-        '| round | req/s small | req/s large | ratio | p99 small | p99 large | API CPU ms/req small | large | CPU ratio | answer KB small | large |',
-        '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+        '| round | req/s small | req/s large | ratio | p99 small | p99 large | API CPU ms/req small | large | CPU ratio | answer KB small | large | req/s full | p99 full | API CPU full | answer KB full | ratio, equal answers | CPU ratio, equal answers |',
+        '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       );
       for (const [i, r] of pg.rounds.entries())
         lines.push(
-          `| ${i + 1} | ${r.small.rps} | ${r.large.rps} | ${r.ratio} | ${r.small.p99} | ${r.large.p99} | ${fmt(r.small.cpuMsPerRequest, 2)} | ${fmt(r.large.cpuMsPerRequest, 2)} | ${fmt(r.cpuRatio, 2)} | ${fmt(r.small.answerKb, 1)} | ${fmt(r.large.answerKb, 1)} |`,
+          `| ${i + 1} | ${r.small.rps} | ${r.large.rps} | ${r.ratio} | ${r.small.p99} | ${r.large.p99} | ${fmt(r.small.cpuMsPerRequest, 2)} | ${fmt(r.large.cpuMsPerRequest, 2)} | ${fmt(r.cpuRatio, 2)} | ${fmt(r.small.answerKb, 1)} | ${fmt(r.large.answerKb, 1)} | ${fmt(r.smallFull?.rps)} | ${fmt(r.smallFull?.p99)} | ${fmt(r.smallFull?.cpuMsPerRequest, 2)} | ${fmt(r.smallFull?.answerKb, 1)} | ${fmt(r.fullRatio, 2)} | ${fmt(r.fullCpuRatio, 2)} |`,
         );
-      lines.push('', `Median: ${pg.ratio}× (API CPU ${fmt(pg.cpuRatio, 2)}×).`, '');
+      lines.push(
+        '',
+        `Median: ${pg.ratio}× (API CPU ${fmt(pg.cpuRatio, 2)}×)` +
+          (pg.fullRatio !== undefined
+            ? `; at equal answers ${pg.fullRatio}× (API CPU ${fmt(pg.fullCpuRatio, 2)}×).`
+            : '.'),
+        '',
+      );
     }
   }
   return lines.join('\n');
