@@ -93,6 +93,22 @@ export function useBrowser(spec: string): BrowserKit {
       await page.setViewportSize(before);
     },
     async axe(page, opts = {}) {
+      // Colours read in the middle of a CSS transition are neither the old nor the new ones: a
+      // button that was just enabled fades from grey to its colour over 250 ms, and a fast
+      // machine reached axe within them (a contrast failure that no user sees). So the
+      // transitions and finite animations running now end first (at most 2 s; endless ones,
+      // such as a spinner, are left alone).
+      await page.evaluate(() =>
+        Promise.race([
+          Promise.all(
+            document
+              .getAnimations()
+              .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
+              .map((a) => a.finished.catch(() => undefined)),
+          ),
+          new Promise((resolve) => setTimeout(resolve, 2000)),
+        ]),
+      );
       let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
       for (const sel of opts.exclude ?? []) builder = builder.exclude(sel);
       const result = await builder.analyze();
