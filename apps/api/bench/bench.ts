@@ -712,11 +712,22 @@ const median = (xs: number[]) => {
  * next). Here the product runs on a second database of the small size (`twin`, the same data)
  * and on the grown one at once, each past a first pass over a third of its terms; then new
  * two-word terms (feed-pairs, cache off) go to each in turn, `rounds` times, the order
- * alternating, so each ratio compares two runs seconds apart. Each round takes terms of its own.
- * Each round also drives the small size on two-word terms whose first page is full
- * (feed-pairs-full, as many as there are: they come round again), right before or after its new
- * terms: the growth at equal answers (decision 0033) measured in the same pairs.
+ * changing each round (PAIRED_ORDERS), so each ratio compares runs seconds apart. Each round
+ * takes terms of its own. Each round also drives the small size on two-word terms whose first
+ * page is full (feed-pairs-full, as many as there are: they come round again): the growth at
+ * equal answers (decision 0033) measured in the same rounds.
  */
+/**
+ * The order of a paired round's runs: 0 the small size on new terms, 1 the large size, 2 the
+ * small size on full pages. Over four rounds each run comes first, in the middle and last.
+ */
+const PAIRED_ORDERS = [
+  [0, 2, 1],
+  [1, 2, 0],
+  [2, 1, 0],
+  [1, 0, 2],
+] as const;
+
 async function pairedGrowth(twin: Target, large: Target, rounds: number): Promise<PairedGrowth> {
   const ep = ENDPOINTS.find((e) => e.name === 'feed-pairs')!;
   const sides = await Promise.all(
@@ -776,15 +787,7 @@ async function pairedGrowth(twin: Target, large: Target, rounds: number): Promis
     });
     for (let r = 0; r < rounds; r++) {
       const got: Measure[] = [];
-      // 0: the small size, new terms; 1: the large one; 2: the small size, full pages. The
-      // large run sits between the small ones or on either side of them, in turn.
-      const orders = [
-        [0, 2, 1],
-        [1, 2, 0],
-        [2, 1, 0],
-        [1, 0, 2],
-      ];
-      for (const k of orders[r % orders.length]!) {
+      for (const k of PAIRED_ORDERS[r % PAIRED_ORDERS.length]!) {
         if (k === 2 && full.length === 0) continue;
         const i = k === 2 ? 0 : k;
         const side = sides[i]!;
