@@ -164,6 +164,32 @@ describe('PgBossJobQueue', { timeout: 180_000 }, () => {
     expect(maxRunning).toBe(1);
   });
 
+  it("a run after start is never dropped for an earlier start's run still waiting", async () => {
+    // Two instances (or one restarted) start 1.5 s apart: each start's delayed run must happen,
+    // the second after its own delay. Under one fixed key the second was dropped while the
+    // first still waited, and the only run came too early for what the second start needed.
+    const { db } = await setup();
+    const runs: number[] = [];
+    const def = (): JobDefinition => ({
+      name: 'test.after-start',
+      schedule: '0 0 1 1 *',
+      runAfterStartSeconds: 3,
+      handler: async () => void runs.push(Date.now()),
+    });
+    const queue1 = new PgBossJobQueue(db.handle, quietLog().log as never, fast);
+    cleanups.push(() => queue1.stop(1000));
+    const first = Date.now();
+    await queue1.work([def()]);
+    await new Promise((r) => setTimeout(r, 1500));
+    const queue2 = new PgBossJobQueue(db.handle, quietLog().log as never, fast);
+    cleanups.push(() => queue2.stop(1000));
+    const second = Date.now();
+    await queue2.work([def()]);
+    await waitFor(() => runs.length >= 2, 30_000);
+    expect(runs[0]! - first).toBeGreaterThanOrEqual(3000);
+    expect(runs[1]! - second).toBeGreaterThanOrEqual(3000);
+  });
+
   it('a restart during video processing loses no job', async () => {
     const db = await createTestDatabase();
     cleanups.push(() => db.drop());

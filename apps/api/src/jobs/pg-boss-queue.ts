@@ -175,15 +175,18 @@ export class PgBossJobQueue implements JobQueue {
     }
     for (const def of definitions) {
       if (def.runAtStart) await this.send(def.name, {}, { singletonKey: 'start' });
-      if (def.runAfterStartSeconds !== undefined)
+      if (def.runAfterStartSeconds !== undefined) {
+        // Keyed by its due second, not by one fixed key: a start's run must never be dropped
+        // for another start's run still waiting (due earlier, it would find what this start's
+        // killed predecessor wrote still inside the grace period, and skip it). Instances that
+        // start in the same second share one run.
+        const due = Date.now() + def.runAfterStartSeconds * 1000;
         await this.send(
           def.name,
           {},
-          {
-            singletonKey: 'after-start',
-            startAfter: new Date(Date.now() + def.runAfterStartSeconds * 1000),
-          },
+          { singletonKey: `after-start:${Math.ceil(due / 1000)}`, startAfter: new Date(due) },
         );
+      }
     }
     // Schedules removed from the code must stop firing.
     const wanted = new Set(definitions.filter((d) => d.schedule).map((d) => d.name));
