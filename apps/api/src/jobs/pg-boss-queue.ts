@@ -178,8 +178,9 @@ export class PgBossJobQueue implements JobQueue {
       if (def.runAfterStartSeconds !== undefined) {
         // Keyed by its due second, not by one fixed key: a start's run must never be dropped
         // for another start's run still waiting (due earlier, it would find what this start's
-        // killed predecessor wrote still inside the grace period, and skip it). Instances that
-        // start in the same second share one run.
+        // killed predecessor wrote still inside the grace period, and skip it). Instances whose
+        // runs fall due in the same second share one run, due up to a second early: the media
+        // sweep asks for its grace period plus one second, so that run still covers them.
         const due = Date.now() + def.runAfterStartSeconds * 1000;
         await this.send(
           def.name,
