@@ -26,6 +26,31 @@ describe('web server', () => {
     expect(renderIndex(HTML, loadConfig({}))).not.toContain('preconnect');
   });
 
+  it('logs no line per request and starts without a deprecation warning', async () => {
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'bh-web-dist-'));
+    fs.writeFileSync(path.join(dist, 'index.html'), HTML);
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const web = await buildWebServer(loadConfig({ DATA_DIR: dist }), logger, dist);
+      try {
+        expect((await web.inject({ url: '/some/client/route' })).statusCode).toBe(200);
+        expect((await web.inject({ url: '/index.html' })).statusCode).toBe(200);
+      } finally {
+        await web.close();
+      }
+      // Warnings are emitted on the next tick.
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(lines.filter((l) => /incoming request|request completed/.test(l))).toEqual([]);
+    expect(warnings.map((w) => w.name)).not.toContain('FastifyDeprecation');
+  });
+
   it('sends a pre-compressed asset to a browser that accepts it', async () => {
     const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'bh-web-dist-'));
     fs.mkdirSync(path.join(dist, 'assets'));

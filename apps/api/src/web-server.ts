@@ -4,6 +4,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import Fastify, {
+  LogController,
   type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyReply,
@@ -62,7 +63,9 @@ export async function buildWebServer(
   };
   const web = Fastify({
     loggerInstance: logger.child({ server: 'web' }),
-    disableRequestLogging: true,
+    // No line per asset served (the API logs its own requests). Through a log controller: the
+    // top-level `disableRequestLogging` is deprecated in Fastify 5 and warned about at start.
+    logController: new LogController({ disableRequestLogging: true }),
   });
   await web.register(fastifyStatic, {
     root: distDir,
