@@ -257,6 +257,14 @@ describe('the bounty loop', () => {
       () => document.querySelector('[data-testid=claim-votes]')?.textContent === '2',
     );
     expect(await page2.getByTestId('claim-rank').textContent()).toBe('2nd');
+
+    // The hunter may not vote: the bar says why, and its stars are one image labelled "No vote".
+    const hunter = await b.page({ token: flow.hunter!.token });
+    await hunter.goto(b.url(`/claim/${flow.imageClaim}`));
+    const locked = hunter.getByTestId('vote-bar');
+    await locked.getByText('Only members vote on claims.').waitFor();
+    expect(await locked.getByRole('img').getAttribute('aria-label')).toBe('No vote');
+    expect(await locked.locator('input[type=radio]').count()).toBe(0);
   });
 
   withMedia('the feed and search find it, with the claims grid and vote counts', async () => {

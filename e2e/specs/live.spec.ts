@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { api } from '../support/api';
-import { PHONE, useBrowser } from '../support/browser';
+import { expectNoSideScroll, PHONE, useBrowser } from '../support/browser';
 import { hasDatabase } from '../support/db';
 import { gradientPng, mediaAvailable, upload } from '../support/profiles';
 import { activeMember, creator } from '../support/session';
@@ -253,6 +253,8 @@ describe('live', () => {
     const item = h.getByTestId('conversation').first();
     await item.waitFor();
     await h.screenshot({ path: '/tmp/live-messages-mobile-list.png' });
+    // The unread count's hidden words once stretched each row past the screen.
+    await expectNoSideScroll(h, 'the conversation list with an unread conversation');
     await b.axe(h);
     expect(await h.getByTestId('thread').count()).toBe(0);
     await item.click();

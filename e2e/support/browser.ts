@@ -24,13 +24,26 @@ const SCREENSHOTS = path.resolve(import.meta.dirname, '..', 'screenshots');
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 375, height: 740 };
 
+/**
+ * Fails when the page is wider than its window: a phone user would have to scroll sideways
+ * (an element that does not wrap or shrink, or one stretched past its row).
+ */
+export async function expectNoSideScroll(page: Page, what = page.url()): Promise<void> {
+  const { scroll, inner } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    inner: window.innerWidth,
+  }));
+  expect(scroll, `${what} is ${scroll}px wide in a ${inner}px window`).toBeLessThanOrEqual(inner);
+}
+
 export interface BrowserKit {
   /** A new page in a fresh context (no token, no storage). */
   page: (opts?: { viewport?: { width: number; height: number }; token?: string }) => Promise<Page>;
   url: (p: string) => string;
   /**
    * Screenshot at desktop width and at 375px: screenshots/<spec>/<name>-{desktop,375}.png
-   * (`desktopOnly`: the operations console, made for desktops, only the first).
+   * (`desktopOnly`: the operations console, made for desktops, only the first). At 375px the
+   * page must not scroll sideways.
    */
   shot: (page: Page, name: string, opts?: { desktopOnly?: boolean }) => Promise<void>;
   /** axe-core WCAG 2 A/AA check of the current page; fails the test on violations. */
@@ -89,6 +102,7 @@ export function useBrowser(spec: string): BrowserKit {
         await page.setViewportSize(size);
         await page.waitForTimeout(150);
         await page.screenshot({ path: path.join(dir, `${name}-${label}.png`), fullPage: true });
+        if (size === PHONE) await expectNoSideScroll(page, `${spec}/${name}`);
       }
       await page.setViewportSize(before);
     },

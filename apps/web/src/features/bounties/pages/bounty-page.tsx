@@ -161,12 +161,26 @@ export default function BountyPage() {
           <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
             {rounds.map((round) => (
               <Paper key={round.roundId} component="section" sx={{ p: 2 }} data-testid="round">
-                <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, mb: 1.5 }}>
-                  <Typography variant="h2" sx={{ fontSize: '1.15rem' }}>
+                {/* Wraps on a phone: the status chip's date leaves no room for the count. */}
+                <Box
+                  sx={{
+                    display: 'flex',
+                    flexWrap: 'wrap',
+                    alignItems: 'center',
+                    columnGap: 1.5,
+                    rowGap: 0.75,
+                    mb: 1.5,
+                  }}
+                >
+                  <Typography variant="h2" sx={{ fontSize: '1.15rem', whiteSpace: 'nowrap' }}>
                     Round {round.roundId}
                   </Typography>
                   <RoundStatusChip round={round} />
-                  <Typography variant="body2" color="text.secondary" sx={{ ml: 'auto' }}>
+                  <Typography
+                    variant="body2"
+                    color="text.secondary"
+                    sx={{ ml: 'auto', whiteSpace: 'nowrap' }}
+                  >
                     {round.claims.length === 1 ? '1 claim' : `${round.claims.length} claims`}
                   </Typography>
                 </Box>

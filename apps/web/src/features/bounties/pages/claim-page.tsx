@@ -37,7 +37,11 @@ import { useBountyLive } from '../live';
 
 const VOTE_LABELS = ['1 star', '2 stars', '3 stars', '4 stars', '5 stars'];
 
-function VoteBar({ claimId, locked }: { claimId: number; locked: boolean }) {
+/**
+ * `locked`: why this user may not vote here (shown in place of the price), or undefined when
+ * they may.
+ */
+function VoteBar({ claimId, locked }: { claimId: number; locked: string | undefined }) {
   const key = String(claimId);
   const { data: mine, isPending } = useMyVote(key, true);
   const vote = useVote();
@@ -56,11 +60,11 @@ function VoteBar({ claimId, locked }: { claimId: number; locked: boolean }) {
     await refresh();
   }
 
-  const readOnly = voted || locked || vote.isPending || isPending;
+  const readOnly = voted || locked !== undefined || vote.isPending || isPending;
   return (
     <Box data-testid="vote-bar" data-voted={voted ? current : 0}>
       <Typography component="legend" variant="body2" color="text.secondary" id="vote-bar-label">
-        {voted ? 'Your vote' : 'Vote: each star costs 1 silver'}
+        {voted ? 'Your vote' : (locked ?? 'Vote: each star costs 1 silver')}
       </Typography>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
         <Rating
@@ -69,8 +73,11 @@ function VoteBar({ claimId, locked }: { claimId: number; locked: boolean }) {
           max={5}
           size="large"
           readOnly={readOnly}
-          disabled={!voted && locked}
-          getLabelText={(v) => VOTE_LABELS[v - 1] ?? `${v} stars`}
+          disabled={!voted && locked !== undefined}
+          // Read-only with no vote, the bar is one image labelled with a null value.
+          getLabelText={(v: number | null) =>
+            v ? (VOTE_LABELS[v - 1] ?? `${v} stars`) : 'No vote'
+          }
           onChange={(_e, v) => v && !readOnly && void cast(v)}
           onChangeActive={(_e, v) => setHover(v)}
           emptyIcon={<StarIcon fontSize="inherit" sx={{ opacity: 0.35 }} />}
@@ -142,7 +149,13 @@ export default function ClaimPage() {
 
   const active = roundStatus(claim.round) === ROUND_STATUS.active;
   const ownClaim = !!hunter && hunter.hunterId === claim.hunter.hunterId;
-  const canVote = hasRole(user?.role, ROLE.member) && isActiveMember(user) && !ownClaim;
+  const voteLocked = !hasRole(user?.role, ROLE.member)
+    ? 'Only members vote on claims.'
+    : !isActiveMember(user)
+      ? 'Voting needs an active membership.'
+      : ownClaim
+        ? 'You cannot vote on your own claim.'
+        : undefined;
   const rank = rankRes?.status === 200 ? rankRes.data : null;
   const name = claim.hunter.stagename || claim.hunter.handle;
 
@@ -214,7 +227,7 @@ export default function ClaimPage() {
             </Typography>
             <RoundStatusChip round={claim.round} />
           </Box>
-          {active && <VoteBar claimId={claim.claimId} locked={!canVote} />}
+          {active && <VoteBar claimId={claim.claimId} locked={voteLocked} />}
         </Box>
       </Paper>
       <Typography variant="h2" sx={{ fontSize: '1.2rem', mb: 1.5 }}>

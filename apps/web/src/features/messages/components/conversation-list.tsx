@@ -8,17 +8,8 @@ import List from '@mui/material/List';
 import ListItemButton from '@mui/material/ListItemButton';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
+import { visuallyHidden } from '../../../lib/visually-hidden';
 import { PeerAvatar } from './peer-avatar';
-
-/** For screen readers only. */
-export const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 
 export function peerName(c: Pick<ConversationItem, 'other'>): string {
   return c.other.handle ?? 'A member';

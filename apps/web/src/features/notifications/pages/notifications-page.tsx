@@ -16,6 +16,7 @@ import ListItemButton from '@mui/material/ListItemButton';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink, useNavigate } from 'react-router';
+import { visuallyHidden } from '../../../lib/visually-hidden';
 import { useNotifications } from '../api/get-notifications';
 import { useMarkNotificationsRead } from '../api/mark-read';
 
@@ -59,16 +60,7 @@ function Row({
           <Typography sx={{ fontWeight: item.read ? 500 : 700 }}>
             {item.title}
             {!item.read && (
-              <Box
-                component="span"
-                sx={{
-                  position: 'absolute',
-                  width: 1,
-                  height: 1,
-                  overflow: 'hidden',
-                  clip: 'rect(0 0 0 0)',
-                }}
-              >
+              <Box component="span" sx={visuallyHidden}>
                 {' '}
                 (unread)
               </Box>

@@ -16,6 +16,7 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useFeedback } from '../../../lib/feedback';
+import { visuallyHidden } from '../../../lib/visually-hidden';
 import { useNotificationSettings, useSaveNotificationSettings } from '../api/settings';
 
 type Settings = Record<NotificationType, { inApp: boolean; email: boolean }>;
@@ -92,17 +93,7 @@ export default function NotificationSettingsPage() {
               '& .col': { width: 88, textAlign: 'center' },
             }}
           >
-            <caption
-              style={{
-                position: 'absolute',
-                width: 1,
-                height: 1,
-                overflow: 'hidden',
-                clip: 'rect(0 0 0 0)',
-              }}
-            >
-              Notification settings
-            </caption>
+            <caption style={visuallyHidden}>Notification settings</caption>
             <thead>
               <tr>
                 <Typography

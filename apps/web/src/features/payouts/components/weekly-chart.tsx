@@ -5,18 +5,7 @@
 import { formatCents } from '@bountyhunt/shared/payouts';
 import Box from '@mui/material/Box';
 import { useTheme } from '@mui/material/styles';
-
-const visuallyHidden = {
-  border: 0,
-  clip: 'rect(0 0 0 0)',
-  height: '1px',
-  margin: '-1px',
-  overflow: 'hidden',
-  padding: 0,
-  position: 'absolute',
-  whiteSpace: 'nowrap',
-  width: '1px',
-} as const;
+import { visuallyHidden } from '../../../lib/visually-hidden';
 
 const W = 600;
 const H = 180;
