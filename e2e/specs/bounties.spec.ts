@@ -269,9 +269,17 @@ describe('the bounty loop', () => {
 
   withMedia('the feed and search find it, with the claims grid and vote counts', async () => {
     const page = await b.page({ token: flow.poster!.token });
+    const assets: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/assets/')) assets.push(r.url());
+    });
     await page.goto(b.url(`/?q=${encodeURIComponent(WORD.slice(0, -2))}`));
     const card = page.getByTestId('bounty-card').filter({ hasText: flow.title! });
     await card.waitFor();
+    // Each file comes once: the chunk loader reuses what the page preloaded early (a preload in
+    // another credentials mode is not reused, and the feed's stylesheet came twice).
+    expect(assets.filter((u, i) => assets.indexOf(u) !== i)).toEqual([]);
+    expect(assets.some((u) => u.endsWith('.css'))).toBe(true);
     expect(await card.getByTestId('claim-tile').count()).toBe(2);
     const tiles = card.getByTestId('claim-tile');
     // Ranked: the video (4 votes) first, then the image (2 votes).

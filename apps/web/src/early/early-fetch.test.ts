@@ -176,7 +176,7 @@ describe('preloadFiles', () => {
     const links = [...document.head.querySelectorAll('link')].slice(-2);
     expect(links.map((l) => [l.rel, l.getAttribute('href'), l.crossOrigin])).toEqual([
       ['modulepreload', '/assets/home-page-x.js', ''],
-      ['preload', '/assets/claim-media-y.css', null],
+      ['preload', '/assets/claim-media-y.css', ''],
     ]);
     expect(links[1]!.as).toBe('style');
   });

@@ -116,14 +116,15 @@ export type PageChunks = Record<string, string[]>;
 export function preloadFiles(files: string[], doc: Document = document): void {
   for (const href of files) {
     const link = doc.createElement('link');
+    // Both with crossorigin, as the app's chunk loader then asks for them (its stylesheet links
+    // too): a preload in another credentials mode is not reused, and the file comes twice.
     if (href.endsWith('.css')) {
-      // As the app's chunk loader asks for it (no crossorigin), so the answer is reused.
       link.rel = 'preload';
       link.as = 'style';
     } else {
       link.rel = 'modulepreload';
-      link.crossOrigin = '';
     }
+    link.crossOrigin = '';
     link.href = href;
     doc.head.appendChild(link);
   }

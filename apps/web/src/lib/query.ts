@@ -98,19 +98,21 @@ export function useApiMutation<TVars = void, TData = unknown>(
   });
 }
 
-function answeredOk(data: unknown): boolean {
+/** 200, or an answer asking again would not change (no such thing: 404; a bad id: 400). */
+function answeredForGood(data: unknown): boolean {
   const first =
     data && typeof data === 'object' && 'pages' in data
       ? (data as { pages: unknown[] }).pages[0]
       : data;
-  return !!first && typeof first === 'object' && (first as { status?: number }).status === 200;
+  const status = !!first && typeof first === 'object' && (first as { status?: number }).status;
+  return status === 200 || status === 404 || status === 400;
 }
 
 /**
  * For a route's `prefetch`: `prefetching` is `queryClient.prefetchQuery(…)` (or
- * `prefetchInfiniteQuery`) of `queryKey`. An answer other than 200 (say the guard is about to
- * send this user elsewhere) is marked stale, so the page asks again whenever it does mount
- * instead of showing a cached refusal.
+ * `prefetchInfiniteQuery`) of `queryKey`. Another answer (a refusal, say the guard is about to
+ * send this user elsewhere, or a failure) is marked stale, so the page asks again whenever it
+ * does mount instead of showing a cached refusal; a 404 is shown as it came, not asked twice.
  */
 export function prefetchApiQuery(
   queryClient: QueryClient,
@@ -118,7 +120,7 @@ export function prefetchApiQuery(
   prefetching: Promise<void>,
 ): void {
   void prefetching.then(() => {
-    if (!answeredOk(queryClient.getQueryData(queryKey)))
+    if (!answeredForGood(queryClient.getQueryData(queryKey)))
       void queryClient.invalidateQueries({ queryKey, exact: true, refetchType: 'none' });
   });
 }
