@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { adminPageQuery } from './admin';
+import { digits } from './numbers';
 
 export const ADMIN_USERS_MSG = {
   notFound: 'User not found.',
@@ -152,11 +153,13 @@ export type SuspendInput = z.infer<typeof suspendSchema>;
 
 /** POST /admin/users/{userId}/silver: a ledger entry `admin_grant` the member sees. */
 export const grantSilverSchema = z.object({
-  amount: z.coerce
-    .number({ error: 'Enter a whole number of silver.' })
-    .int('Enter a whole number of silver.')
-    .min(1, 'Grant at least 1 silver.')
-    .max(SILVER_GRANT_MAX, `Grant at most ${SILVER_GRANT_MAX} silver at once.`),
+  amount: digits(
+    z
+      .number({ error: 'Enter a whole number of silver.' })
+      .int('Enter a whole number of silver.')
+      .min(1, 'Grant at least 1 silver.')
+      .max(SILVER_GRANT_MAX, `Grant at most ${SILVER_GRANT_MAX} silver at once.`),
+  ),
   reason,
 });
 export type GrantSilverInput = z.input<typeof grantSilverSchema>;
@@ -168,11 +171,13 @@ export type GrantSilverValues = z.output<typeof grantSilverSchema>;
  * taken back from them while unpaid (issue 18).
  */
 export const refundSchema = z.object({
-  chargeId: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(2 ** 31 - 1),
+  chargeId: digits(
+    z
+      .number()
+      .int()
+      .positive()
+      .max(2 ** 31 - 1),
+  ),
   reason,
 });
 export type RefundInput = z.input<typeof refundSchema>;
@@ -198,5 +203,5 @@ export type ResendMailInput = z.infer<typeof resendMailSchema>;
 
 /** Answer of the actions: the user's page as it is now. */
 export const adminUserIdParams = z.object({
-  userId: z.coerce.number().int().min(1).max(2_147_483_647),
+  userId: digits(z.number().int().min(1).max(2_147_483_647)),
 });

@@ -4,6 +4,7 @@
  * session that has passed the second factor.
  */
 import { z } from 'zod';
+import { digits } from './numbers';
 
 export const RECOVERY_CODE_COUNT = 10;
 
@@ -64,7 +65,7 @@ export const ADMIN_PAGE = { default: 50, max: 200 } as const;
 
 export const adminPageQuery = z.object({
   cursor: z.string().max(500).optional(),
-  limit: z.coerce.number().int().min(1).max(ADMIN_PAGE.max).optional(),
+  limit: digits(z.number().int().min(1).max(ADMIN_PAGE.max).optional()),
 });
 
 /** Actions written to the audit log (one name per kind of admin act). */
@@ -93,7 +94,7 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export const auditQuery = adminPageQuery.extend({
-  actorId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  actorId: digits(z.number().int().positive().max(2_147_483_647).optional()),
   action: z.enum(AUDIT_ACTIONS).optional(),
   targetType: z.string().trim().min(1).max(40).optional(),
   targetId: z.string().trim().min(1).max(40).optional(),

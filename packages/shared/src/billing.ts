@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { ACCOUNT_LIMITS } from './account';
+import { digits } from './numbers';
 
 /** SPEC.md §9 limits. */
 export const BILLING_LIMITS = {
@@ -98,18 +99,22 @@ export const cardSchema = z.object({
   cvv: z
     .string({ error: CARD_MSG.cvv })
     .regex(new RegExp(`^\\d{3,${BILLING_LIMITS.cvv}}$`), CARD_MSG.cvv),
-  month: z.coerce
-    .number({ error: CARD_MSG.expiry })
-    .int(CARD_MSG.expiry)
-    .min(1, CARD_MSG.expiry)
-    .max(12, CARD_MSG.expiry),
-  year: z.coerce
-    .number({ error: CARD_MSG.expiry })
-    .int(CARD_MSG.expiry)
-    .min(0, CARD_MSG.expiry)
-    .max(2999, CARD_MSG.expiry)
-    .transform((y) => (y < 100 ? 2000 + y : y))
-    .pipe(z.number().min(2000, CARD_MSG.expiry)),
+  month: digits(
+    z
+      .number({ error: CARD_MSG.expiry })
+      .int(CARD_MSG.expiry)
+      .min(1, CARD_MSG.expiry)
+      .max(12, CARD_MSG.expiry),
+  ),
+  year: digits(
+    z
+      .number({ error: CARD_MSG.expiry })
+      .int(CARD_MSG.expiry)
+      .min(0, CARD_MSG.expiry)
+      .max(2999, CARD_MSG.expiry)
+      .transform((y) => (y < 100 ? 2000 + y : y))
+      .pipe(z.number().min(2000, CARD_MSG.expiry)),
+  ),
   name: z.string({ error: CARD_MSG.name }).trim().min(1, CARD_MSG.name).max(100, CARD_MSG.name),
   zip: z
     .string({ error: CARD_MSG.zip })
@@ -187,8 +192,8 @@ export const silverAnswer = z.object({
 export type SilverAnswer = z.infer<typeof silverAnswer>;
 
 export const silverQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  before: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  limit: digits(z.number().int().min(1).max(100).default(50)),
+  before: digits(z.number().int().positive().max(2_147_483_647).optional()),
 });
 export type SilverQuery = z.infer<typeof silverQuery>;
 

@@ -5,6 +5,7 @@
  * (and carries enough to show it at once).
  */
 import { z } from 'zod';
+import { digits } from './numbers';
 
 // ---------------------------------------------------------------------------------------------
 // Direct messages
@@ -69,8 +70,8 @@ export const conversationReadSchema = z.object({
 
 export const messagePageQuery = z.object({
   /** Messages older than this id (the `nextBefore` of the previous page). */
-  before: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
-  limit: z.coerce.number().int().min(1).max(100).optional(),
+  before: digits(z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional()),
+  limit: digits(z.number().int().min(1).max(100).optional()),
 });
 
 export const messageItem = z.object({

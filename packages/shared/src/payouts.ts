@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { adminPageQuery } from './admin';
+import { digits } from './numbers';
 
 /** Cents per dollar, micro-dollars per cent. */
 export const MICROS_PER_CENT = 10_000;
@@ -94,15 +95,17 @@ export const taxFormsAnswer = z.object({
 export type TaxFormsAnswer = z.infer<typeof taxFormsAnswer>;
 
 export const taxYearParams = z.object({
-  year: z.coerce.number().int().min(2020).max(2100),
+  year: digits(z.number().int().min(2020).max(2100)),
 });
 
 export const payoutIdParams = z.object({
-  id: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(2 ** 31 - 1),
+  id: digits(
+    z
+      .number()
+      .int()
+      .positive()
+      .max(2 ** 31 - 1),
+  ),
 });
 
 /** GET /admin/payouts/preview: who the next run would pay, and who is held back and why. */

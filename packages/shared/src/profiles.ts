@@ -4,6 +4,7 @@
  * POST /post). Shapes follow CONTRACT.md "Shapes of answers"; additions are noted.
  */
 import { z } from 'zod';
+import { digits } from './numbers';
 
 /** SPEC.md §9 limits. */
 export const PROFILE_LIMITS = {
@@ -40,11 +41,13 @@ export type Hunter = z.infer<typeof hunterAnswer>;
 export const PAGE = { defaultLimit: 20, maxLimit: 100, directoryDefaultLimit: 24 } as const;
 
 /** Database ids are int4: anything outside answers 400, never 500. */
-export const idParam = z.coerce
-  .number({ error: 'Invalid id.' })
-  .int('Invalid id.')
-  .positive('Invalid id.')
-  .max(2_147_483_647, 'Invalid id.');
+export const idParam = digits(
+  z
+    .number({ error: 'Invalid id.' })
+    .int('Invalid id.')
+    .positive('Invalid id.')
+    .max(2_147_483_647, 'Invalid id.'),
+);
 
 export const hunterIdParams = z.object({ hunterId: idParam });
 export type HunterIdParams = z.infer<typeof hunterIdParams>;
@@ -53,7 +56,7 @@ export type HandleParams = z.infer<typeof handleParams>;
 
 export const pageQuery = z.object({
   cursor: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(PAGE.maxLimit).optional(),
+  limit: digits(z.number().int().min(1).max(PAGE.maxLimit).optional()),
 });
 export type PageQuery = z.infer<typeof pageQuery>;
 

@@ -11,6 +11,7 @@ import {
 import { ROLE } from '@bountyhunt/shared/roles';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireRole } from '../../plugins/auth';
+import { digits } from '@bountyhunt/shared/numbers';
 
 /** Card attempts per member: stops a stolen session from testing card numbers. */
 const CARD_ATTEMPTS = { limit: 20, windowMs: 3600_000 };
@@ -36,11 +37,13 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
           'Choose a plan (0 Standard, 1 Premium, 2 Deluxe); while active it applies at the next renewal',
         security: [{ bearer: [] }],
         params: z.object({
-          planIndex: z.coerce
-            .number({ error: PAYMENT_MSG.planInvalid })
-            .int(PAYMENT_MSG.planInvalid)
-            .min(0, PAYMENT_MSG.planInvalid)
-            .max(2, PAYMENT_MSG.planInvalid),
+          planIndex: digits(
+            z
+              .number({ error: PAYMENT_MSG.planInvalid })
+              .int(PAYMENT_MSG.planInvalid)
+              .min(0, PAYMENT_MSG.planInvalid)
+              .max(2, PAYMENT_MSG.planInvalid),
+          ),
         }),
         response: { 200: userAnswer, ...errors },
       },

@@ -6,6 +6,7 @@ import { charges, silverLedger, users } from '../../db/schema';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
 import { SANDBOX_CARDS } from '../../payments/sandbox-gateway';
 import { TEST_CARD } from '../../../test/factories';
+import { CARD_MSG } from '@bountyhunt/shared/billing';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -44,7 +45,8 @@ describe('PUT /user/membership/{planIndex}', () => {
 
   it('refuses a plan index other than 0, 1 or 2 with 400', async () => {
     const m = await signUp(t.app);
-    for (const p of ['3', '-1', 'x', '1.5']) {
+    // Digits only: '%20' (blank) once chose plan 0 and '0x1' plan 1.
+    for (const p of ['3', '-1', 'x', '1.5', '%20', '0x1', '1e0', '1.0']) {
       const res = await t.app.inject({
         method: 'PUT',
         url: `/user/membership/${p}`,
@@ -234,6 +236,27 @@ describe('PUT /user/card', () => {
       expYear: 2029,
     });
     expect(await chargesOf(m.userId)).toHaveLength(1);
+  });
+
+  it('answers 400 for a blank or malformed expiry (a blank year once read as 2000: 402)', async () => {
+    const m = await signUp(t.app);
+    await start(m.auth);
+    for (const expiry of [
+      { year: '' },
+      { year: ' ' },
+      { month: '' },
+      { month: '0x1' },
+      { year: '1e3' },
+    ]) {
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: '/user/card',
+        headers: m.auth,
+        payload: { ...CARD, ...expiry },
+      });
+      expect(res.statusCode, JSON.stringify(expiry)).toBe(400);
+      expect(res.json().message).toBe(CARD_MSG.expiry);
+    }
   });
 
   it('answers 402 for the declined test card and keeps the old card', async () => {

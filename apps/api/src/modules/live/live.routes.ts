@@ -11,6 +11,7 @@ import { badRequest } from '../../errors';
 import { bearerToken, optionalActor, requireActor } from '../../plugins/auth';
 import type { BusEvent } from './live.bus';
 import { bountyTopic } from './live.service';
+import { digits } from '@bountyhunt/shared/numbers';
 
 const eventsQuery = z.object({
   /** Bounty ids whose tallies and new claims this stream receives, comma separated. */
@@ -21,7 +22,7 @@ const eventsQuery = z.object({
     .optional(),
   ticket: z.string().max(100).optional(),
   /** Same as the Last-Event-ID header, for clients that cannot set it. */
-  lastEventId: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  lastEventId: digits(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional()),
 });
 
 /** A slow reader that lets this much pile up is dropped; it reconnects and replays. */

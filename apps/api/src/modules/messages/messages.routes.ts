@@ -15,10 +15,11 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireActor } from '../../plugins/auth';
+import { digits } from '@bountyhunt/shared/numbers';
 
 const errors = { 400: errorAnswer, 401: errorAnswer, 403: errorAnswer, 404: errorAnswer };
-const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
-const userParams = z.object({ userId: z.coerce.number().int().positive().max(2_147_483_647) });
+const idParams = z.object({ id: digits(z.number().int().positive().max(2_147_483_647)) });
+const userParams = z.object({ userId: digits(z.number().int().positive().max(2_147_483_647)) });
 
 const messagesRoutes: FastifyPluginAsyncZod = async (app) => {
   const { messages } = app.root.services;

@@ -11,11 +11,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { escapeHtml } from '../../mail/templates';
 import { requireActor } from '../../plugins/auth';
+import { digits } from '@bountyhunt/shared/numbers';
 
 const errors = { 400: errorAnswer, 401: errorAnswer };
 
 const unsubscribeQuery = z.object({
-  u: z.coerce.number().int().positive().max(2_147_483_647),
+  u: digits(z.number().int().positive().max(2_147_483_647)),
   t: z.string().max(40),
   s: z.string().max(64),
 });

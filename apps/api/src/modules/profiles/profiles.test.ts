@@ -167,6 +167,10 @@ describe('GET /posts/{hunterId}', () => {
     expect((await get('/posts/0')).statusCode).toBe(400);
     expect((await get('/posts/99999999999999')).statusCode).toBe(400);
     const h = await makeHunter();
+    // Digits only: these once read as the hunter's id (or as 0).
+    for (const id of [`0x${h.hunterId.toString(16)}`, `${h.hunterId}.0`, `${h.hunterId}%20`, '%20'])
+      expect((await get(`/posts/${id}`)).statusCode, id).toBe(400);
+    expect((await get(`/posts/${h.hunterId}?limit=1e1`)).statusCode).toBe(400);
     const bad = await get(`/posts/${h.hunterId}?cursor=nonsense`);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe(PROFILE_MSG.invalidCursor);
