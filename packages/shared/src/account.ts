@@ -65,6 +65,9 @@ export const ACCOUNT_MSG = {
     `We encountered a problem while setting your ${what} (Error: ${status}). Please try again, or contact support if the issue persists.`,
   emailOther: (status: number) =>
     `Unexpected error occurred (Error: ${status}). Please try again, or contact support if the issue persists.`,
+  // Not SPEC.md's: what the server says of input the forms never send (they strip and cut it).
+  handleChars: 'A handle has letters and digits only.',
+  tooLong: (what: string, max: number) => `${what} can be at most ${max} characters.`,
 } as const;
 
 /**
@@ -107,8 +110,8 @@ export const handleSchema = z.object({
   handle: z
     .string({ error: ACCOUNT_MSG.handleRequired })
     .min(1, ACCOUNT_MSG.handleRequired)
-    .max(ACCOUNT_LIMITS.handle, ACCOUNT_MSG.handleRequired)
-    .regex(/^[A-Za-z0-9]+$/, ACCOUNT_MSG.handleRequired),
+    .max(ACCOUNT_LIMITS.handle, ACCOUNT_MSG.tooLong('A handle', ACCOUNT_LIMITS.handle))
+    .regex(/^[A-Za-z0-9]+$/, ACCOUNT_MSG.handleChars),
 });
 export type HandleInput = z.infer<typeof handleSchema>;
 
@@ -140,22 +143,50 @@ export const pictureSchema = z.object({
 });
 export type PictureInput = z.infer<typeof pictureSchema>;
 
+/**
+ * The settings forms' required texts: missing, null or blank gets SPEC.md's message (a
+ * schema-wide `error` would also answer a too-long value with it, hence the one for `max`).
+ */
 export const nameSchema = z.object({
-  firstName: z.string().trim().min(1, ACCOUNT_MSG.firstNameRequired).max(ACCOUNT_LIMITS.firstName),
-  lastName: z.string().trim().min(1, ACCOUNT_MSG.lastNameRequired).max(ACCOUNT_LIMITS.lastName),
+  firstName: z
+    .string({ error: ACCOUNT_MSG.firstNameRequired })
+    .trim()
+    .min(1, ACCOUNT_MSG.firstNameRequired)
+    .max(ACCOUNT_LIMITS.firstName, ACCOUNT_MSG.tooLong('First name', ACCOUNT_LIMITS.firstName)),
+  lastName: z
+    .string({ error: ACCOUNT_MSG.lastNameRequired })
+    .trim()
+    .min(1, ACCOUNT_MSG.lastNameRequired)
+    .max(ACCOUNT_LIMITS.lastName, ACCOUNT_MSG.tooLong('Last name', ACCOUNT_LIMITS.lastName)),
 });
 export type NameInput = z.infer<typeof nameSchema>;
 
 export const addressSchema = z.object({
-  street: z.string().trim().min(1, ACCOUNT_MSG.streetRequired).max(ACCOUNT_LIMITS.street),
-  city: z.string().trim().min(1, ACCOUNT_MSG.cityRequired).max(ACCOUNT_LIMITS.city),
-  state: z.string().trim().min(1, ACCOUNT_MSG.stateRequired).max(ACCOUNT_LIMITS.state),
-  zip: z.string().trim().min(1, ACCOUNT_MSG.zipRequired).max(ACCOUNT_LIMITS.zip),
+  street: z
+    .string({ error: ACCOUNT_MSG.streetRequired })
+    .trim()
+    .min(1, ACCOUNT_MSG.streetRequired)
+    .max(ACCOUNT_LIMITS.street, ACCOUNT_MSG.tooLong('Street', ACCOUNT_LIMITS.street)),
+  city: z
+    .string({ error: ACCOUNT_MSG.cityRequired })
+    .trim()
+    .min(1, ACCOUNT_MSG.cityRequired)
+    .max(ACCOUNT_LIMITS.city, ACCOUNT_MSG.tooLong('City', ACCOUNT_LIMITS.city)),
+  state: z
+    .string({ error: ACCOUNT_MSG.stateRequired })
+    .trim()
+    .min(1, ACCOUNT_MSG.stateRequired)
+    .max(ACCOUNT_LIMITS.state, ACCOUNT_MSG.tooLong('State', ACCOUNT_LIMITS.state)),
+  zip: z
+    .string({ error: ACCOUNT_MSG.zipRequired })
+    .trim()
+    .min(1, ACCOUNT_MSG.zipRequired)
+    .max(ACCOUNT_LIMITS.zip, ACCOUNT_MSG.tooLong('Zip code', ACCOUNT_LIMITS.zip)),
 });
 export type AddressInput = z.infer<typeof addressSchema>;
 
 export const ssnSchema = z.object({
-  ssn: z.string().regex(/^\d{9}$/, ACCOUNT_MSG.ssnIncomplete),
+  ssn: z.string({ error: ACCOUNT_MSG.ssnIncomplete }).regex(/^\d{9}$/, ACCOUNT_MSG.ssnIncomplete),
 });
 export type SsnInput = z.infer<typeof ssnSchema>;
 
@@ -169,14 +200,16 @@ export function isValidRoutingNumber(value: string): boolean {
 
 export const bankSchema = z.object({
   name: z
-    .string()
+    .string({ error: ACCOUNT_MSG.bankNameRequired })
     .trim()
     .min(1, ACCOUNT_MSG.bankNameRequired)
-    .max(ACCOUNT_LIMITS.bankName, ACCOUNT_MSG.bankNameRequired),
+    .max(ACCOUNT_LIMITS.bankName, ACCOUNT_MSG.tooLong('Bank name', ACCOUNT_LIMITS.bankName)),
   accountType: z.enum(['checking', 'savings']).default('checking'),
-  routingNumber: z.string().refine(isValidRoutingNumber, ACCOUNT_MSG.routingInvalid),
+  routingNumber: z
+    .string({ error: ACCOUNT_MSG.routingInvalid })
+    .refine(isValidRoutingNumber, ACCOUNT_MSG.routingInvalid),
   accountNumber: z
-    .string()
+    .string({ error: ACCOUNT_MSG.accountInvalid })
     .regex(
       new RegExp(`^\\d{${ACCOUNT_LIMITS.accountNumberMin},${ACCOUNT_LIMITS.accountNumberMax}}$`),
       ACCOUNT_MSG.accountInvalid,

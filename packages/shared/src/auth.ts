@@ -33,9 +33,10 @@ export const registerSchema = z.object({
 export type RegisterInput = z.infer<typeof registerSchema>;
 
 /** POST /auth. SPEC.md §5: no client-side validation; the server only bounds the sizes. */
+/** Whatever is missing or wrong, sign-in answers SPEC.md's one message (400). */
 export const loginSchema = z.object({
-  email: z.string().max(AUTH_LIMITS.email),
-  password: z.string().max(AUTH_LIMITS.passwordMax),
+  email: z.string({ error: AUTH_MSG.loginInvalid }).max(AUTH_LIMITS.email),
+  password: z.string({ error: AUTH_MSG.loginInvalid }).max(AUTH_LIMITS.passwordMax),
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 

@@ -16,6 +16,8 @@ export const BOUNTY_LIMITS = {
  */
 export const BOUNTY_MSG = {
   titleBlank: 'Title cannot be blank',
+  // Not SPEC.md's (the form's field stops at the limit).
+  titleTooLong: `Title can be at most ${BOUNTY_LIMITS.bountyTitle} characters.`,
   hoursInvalid: 'Invalid value for hours remaining',
   claimPostError: (status: number) => `Error posting claim: ${status}`,
   claimPostThrown: (error: string) => `Post error: ${error}`,
@@ -86,7 +88,7 @@ export const bountyCreateSchema = z.object({
     .string({ error: BOUNTY_MSG.titleBlank })
     .trim()
     .min(1, BOUNTY_MSG.titleBlank)
-    .max(BOUNTY_LIMITS.bountyTitle),
+    .max(BOUNTY_LIMITS.bountyTitle, BOUNTY_MSG.titleTooLong),
   seconds: roundSeconds,
   amount: z.number().int().min(0).max(2_147_483_647).default(0),
   mediaType: z.union([z.literal(1), z.literal(2), z.literal(4)]).default(1),

@@ -37,15 +37,16 @@ describe('PUT /user/handle', () => {
   });
 
   it.each([
-    ['empty', ''],
-    ['a space', 'ab cd'],
-    ['punctuation', 'abc_d'],
-    ['16 characters', 'a'.repeat(16)],
-  ])('refuses %s with the SPEC.md message', async (_what, handle) => {
+    ['empty', '', ACCOUNT_MSG.handleRequired],
+    ['missing', undefined, ACCOUNT_MSG.handleRequired],
+    ['a space', 'ab cd', ACCOUNT_MSG.handleChars],
+    ['punctuation', 'abc_d', ACCOUNT_MSG.handleChars],
+    ['16 characters', 'a'.repeat(16), ACCOUNT_MSG.tooLong('A handle', 15)],
+  ])('refuses %s (400, saying what is wrong)', async (_what, handle, message) => {
     const m = await signUp(t.app);
     const res = await put('/user/handle', m.auth, { handle });
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe(ACCOUNT_MSG.handleRequired);
+    expect(res.json().message).toBe(message);
   });
 
   it('accepts 15 characters and no minimum', async () => {
@@ -289,8 +290,16 @@ describe('tax information: name, address, SSN', () => {
       (await put('/user/address', h.auth, { ...address, street: 's'.repeat(51) })).statusCode,
     ).toBe(400);
     expect(
-      (await put('/user/address', h.auth, { ...address, state: 's'.repeat(21) })).statusCode,
-    ).toBe(400);
+      (await put('/user/address', h.auth, { ...address, state: 's'.repeat(21) })).json().message,
+    ).toBe(ACCOUNT_MSG.tooLong('State', 20));
+    // Missing or null: the blank field's message, not the validator's words.
+    const { street: _street, ...noStreetField } = address;
+    expect((await put('/user/address', h.auth, noStreetField)).json().message).toBe(
+      ACCOUNT_MSG.streetRequired,
+    );
+    expect((await put('/user/address', h.auth, { ...address, zip: null })).json().message).toBe(
+      ACCOUNT_MSG.zipRequired,
+    );
   });
 
   it('stores the SSN encrypted and returns only the last four', async () => {
@@ -359,7 +368,11 @@ describe('PUT /user/bank', () => {
     ['a 21-digit account number', { accountNumber: '1'.repeat(21) }, ACCOUNT_MSG.accountInvalid],
     ['letters in the account number', { accountNumber: '12345a' }, ACCOUNT_MSG.accountInvalid],
     ['no bank name', { name: ' ' }, ACCOUNT_MSG.bankNameRequired],
-    ['a 51-character bank name', { name: 'b'.repeat(51) }, ACCOUNT_MSG.bankNameRequired],
+    ['a 51-character bank name', { name: 'b'.repeat(51) }, ACCOUNT_MSG.tooLong('Bank name', 50)],
+    // Missing or null: what the blank field answers (SPEC.md §5), not the validator's words.
+    ['a missing bank name', { name: undefined }, ACCOUNT_MSG.bankNameRequired],
+    ['a null routing number', { routingNumber: null }, ACCOUNT_MSG.routingInvalid],
+    ['a missing account number', { accountNumber: undefined }, ACCOUNT_MSG.accountInvalid],
   ])('refuses %s', async (_what, change, message) => {
     const h = await signUp(t.app, { hunter: true });
     const res = await put('/user/bank', h.auth, { ...good, ...change });

@@ -190,6 +190,12 @@ describe('sessions (POST /auth, GET /user, DELETE /auth/{token})', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ message: AUTH_MSG.loginInvalid, code: 'INVALID_CREDENTIALS' });
     }
+    // A field missing or not a string: the same message (the code says the body was refused).
+    for (const payload of [{ email: s.email }, { password: PASSWORD }, { email: 1, password: 2 }]) {
+      const res = await t.app.inject({ method: 'POST', url: '/auth', payload });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().message).toBe(AUTH_MSG.loginInvalid);
+    }
   });
 
   it('stores only a hash of the token', async () => {

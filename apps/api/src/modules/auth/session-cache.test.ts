@@ -9,7 +9,12 @@ const session = (userId: number, sessionId: number, expiresAt = 10_000): CachedS
 
 function cacheAt(ttl = 1000) {
   const clock = { now: 0 };
-  const cache = new SessionCache(ttl, 3, () => clock.now, () => 0);
+  const cache = new SessionCache(
+    ttl,
+    3,
+    () => clock.now,
+    () => 0,
+  );
   return { cache, clock };
 }
 

@@ -97,6 +97,9 @@ describe('POST /bounty', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe(BOUNTY_MSG.titleBlank);
     }
+    const long = await post(member, { title: 't'.repeat(101), seconds: 7200 });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().message).toBe(BOUNTY_MSG.titleTooLong);
     for (const seconds of [3600, 60, -1, 1.5, '7200']) {
       const res = await post(member, { title: 'x', seconds });
       expect(res.statusCode).toBe(400);
