@@ -144,44 +144,28 @@ export const pictureSchema = z.object({
 export type PictureInput = z.infer<typeof pictureSchema>;
 
 /**
- * The settings forms' required texts: missing, null or blank gets SPEC.md's message (a
- * schema-wide `error` would also answer a too-long value with it, hence the one for `max`).
+ * A settings form's required text: missing, null or blank gets SPEC.md's `required` message
+ * (a schema-wide `error` alone would also answer a too-long value with it, hence `max`'s own).
  */
+function requiredText(required: string, label: string, max: number) {
+  return z
+    .string({ error: required })
+    .trim()
+    .min(1, required)
+    .max(max, ACCOUNT_MSG.tooLong(label, max));
+}
+
 export const nameSchema = z.object({
-  firstName: z
-    .string({ error: ACCOUNT_MSG.firstNameRequired })
-    .trim()
-    .min(1, ACCOUNT_MSG.firstNameRequired)
-    .max(ACCOUNT_LIMITS.firstName, ACCOUNT_MSG.tooLong('First name', ACCOUNT_LIMITS.firstName)),
-  lastName: z
-    .string({ error: ACCOUNT_MSG.lastNameRequired })
-    .trim()
-    .min(1, ACCOUNT_MSG.lastNameRequired)
-    .max(ACCOUNT_LIMITS.lastName, ACCOUNT_MSG.tooLong('Last name', ACCOUNT_LIMITS.lastName)),
+  firstName: requiredText(ACCOUNT_MSG.firstNameRequired, 'First name', ACCOUNT_LIMITS.firstName),
+  lastName: requiredText(ACCOUNT_MSG.lastNameRequired, 'Last name', ACCOUNT_LIMITS.lastName),
 });
 export type NameInput = z.infer<typeof nameSchema>;
 
 export const addressSchema = z.object({
-  street: z
-    .string({ error: ACCOUNT_MSG.streetRequired })
-    .trim()
-    .min(1, ACCOUNT_MSG.streetRequired)
-    .max(ACCOUNT_LIMITS.street, ACCOUNT_MSG.tooLong('Street', ACCOUNT_LIMITS.street)),
-  city: z
-    .string({ error: ACCOUNT_MSG.cityRequired })
-    .trim()
-    .min(1, ACCOUNT_MSG.cityRequired)
-    .max(ACCOUNT_LIMITS.city, ACCOUNT_MSG.tooLong('City', ACCOUNT_LIMITS.city)),
-  state: z
-    .string({ error: ACCOUNT_MSG.stateRequired })
-    .trim()
-    .min(1, ACCOUNT_MSG.stateRequired)
-    .max(ACCOUNT_LIMITS.state, ACCOUNT_MSG.tooLong('State', ACCOUNT_LIMITS.state)),
-  zip: z
-    .string({ error: ACCOUNT_MSG.zipRequired })
-    .trim()
-    .min(1, ACCOUNT_MSG.zipRequired)
-    .max(ACCOUNT_LIMITS.zip, ACCOUNT_MSG.tooLong('Zip code', ACCOUNT_LIMITS.zip)),
+  street: requiredText(ACCOUNT_MSG.streetRequired, 'Street', ACCOUNT_LIMITS.street),
+  city: requiredText(ACCOUNT_MSG.cityRequired, 'City', ACCOUNT_LIMITS.city),
+  state: requiredText(ACCOUNT_MSG.stateRequired, 'State', ACCOUNT_LIMITS.state),
+  zip: requiredText(ACCOUNT_MSG.zipRequired, 'Zip code', ACCOUNT_LIMITS.zip),
 });
 export type AddressInput = z.infer<typeof addressSchema>;
 
@@ -199,11 +183,7 @@ export function isValidRoutingNumber(value: string): boolean {
 }
 
 export const bankSchema = z.object({
-  name: z
-    .string({ error: ACCOUNT_MSG.bankNameRequired })
-    .trim()
-    .min(1, ACCOUNT_MSG.bankNameRequired)
-    .max(ACCOUNT_LIMITS.bankName, ACCOUNT_MSG.tooLong('Bank name', ACCOUNT_LIMITS.bankName)),
+  name: requiredText(ACCOUNT_MSG.bankNameRequired, 'Bank name', ACCOUNT_LIMITS.bankName),
   accountType: z.enum(['checking', 'savings']).default('checking'),
   routingNumber: z
     .string({ error: ACCOUNT_MSG.routingInvalid })
