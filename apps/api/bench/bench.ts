@@ -715,7 +715,7 @@ const median = (xs: number[]) => {
  * changing each round (PAIRED_ORDERS), so each ratio compares runs seconds apart. Each round
  * takes terms of its own. Each round also drives the small size on two-word terms whose first
  * page is full (feed-pairs-full, as many as there are: they come round again): the growth at
- * equal answers (decision 0033) measured in the same rounds.
+ * equal answers (decision 0033) measured in the same rounds, on which part 3 is judged (0037).
  */
 /**
  * The order of a paired round's runs: 0 the small size on new terms, 1 the large size, 2 the
@@ -1048,7 +1048,7 @@ function markdown(report: {
       lines.push(
         `## ${run.db}: a new two-word term at ${pg.claims[0].toLocaleString('en')} and ${pg.claims[1].toLocaleString('en')} claims, in pairs`,
         '',
-        'The product on a second database of the small size and on the grown one at once, each past a first pass over a third of its terms, then driven in turn (the order changing each round), new terms each round, response cache off: each ratio compares runs seconds apart. "Full" is the small size on two-word terms whose first page is full, so its answers are the size of the large one\'s (equal answers, decision 0033).',
+        "The product on a second database of the small size and on the grown one at once, each past a first pass over a third of its terms, then driven in turn (the order changing each round), new terms each round, response cache off: each ratio compares runs seconds apart. \"Full\" is the small size on two-word terms whose first page is full, so its answers are the size of the large one's (equal answers, decision 0033). Issue 21 part 3's growth (≤ 1.5×) is read at equal answers, as the issue's own baseline was measured (a full page at both sizes, decision 0037); the raw ratio also counts ten bounties sent at the large size against about one at the small.",
         '',
         '| round | req/s small | req/s large | ratio | p99 small | p99 large | API CPU ms/req small | large | CPU ratio | answer KB small | large | req/s full | p99 full | API CPU full | answer KB full | ratio, equal answers | CPU ratio, equal answers |',
         '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
