@@ -7,7 +7,9 @@
  * BENCH_PG_URL (the embedded PostgreSQL with --embedded: its server processes are listed apart,
  * not in the tree's sum). Idle: the sum of RSS of the tree 10 s after /health answers. Load:
  * autocannon (N connections, no pipelining) on GET /user with member sessions, the tree sampled
- * every 250 ms; the peak sum is reported, with each process's own peak.
+ * every 250 ms; the peak sum is reported, with each process's own peak. Beside each RSS sum it
+ * prints an estimate with the pages npm and the API share (the node binary) counted once, and
+ * the PSS sum, which splits shared pages with processes outside the tree too and so reads low.
  * Ports: API on P (default 5780), web on P + 1. Database name prefix: BENCH_DB_PREFIX.
  */
 import { spawn } from 'node:child_process';
@@ -41,7 +43,31 @@ interface Proc {
   pid: number;
   ppid: number;
   rssKb: number;
+  /**
+   * Proportional set size: each page shared with other processes counted as its share (npm and
+   * the API map the same node binary, which an RSS sum counts twice). 0 where unreadable.
+   */
+  pssKb: number;
+  /** Pages only this process maps, and pages it shares with any other process. */
+  privateKb: number;
+  sharedKb: number;
   cmd: string;
+}
+
+/** PSS, private and shared resident kB from smaps_rollup (zeros where unreadable). */
+function rollup(pid: number): { pssKb: number; privateKb: number; sharedKb: number } {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    const kb = (field: string) =>
+      Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
+    return {
+      pssKb: kb('Pss'),
+      privateKb: kb('Private_Clean') + kb('Private_Dirty'),
+      sharedKb: kb('Shared_Clean') + kb('Shared_Dirty'),
+    };
+  } catch {
+    return { pssKb: 0, privateKb: 0, sharedKb: 0 };
+  }
 }
 
 function readProc(pid: number): Proc | undefined {
@@ -55,7 +81,7 @@ function readProc(pid: number): Proc | undefined {
       .filter(Boolean)
       .join(' ')
       .slice(0, 90);
-    return { pid, ppid, rssKb: m ? Number(m[1]) : 0, cmd };
+    return { pid, ppid, rssKb: m ? Number(m[1]) : 0, pssKb: 0, privateKb: 0, sharedKb: 0, cmd };
   } catch {
     return undefined;
   }
@@ -87,15 +113,30 @@ const mb = (kb: number) => Math.round(kb / 1024);
 
 interface Sample {
   sumKb: number;
+  /**
+   * The same processes' PSS summed: each shared page split between the processes that map it,
+   * outside the tree too (the load generator is a node process as well), so this reads low.
+   */
+  pssSumKb: number;
+  /**
+   * Their private pages summed, plus the largest process's shared pages: the tree's own memory
+   * with the pages npm and the API share (mostly the node binary) counted once, an estimate.
+   */
+  onceKb: number;
   pgKb: number;
   procs: Proc[];
 }
 
 function sample(rootPid: number): Sample {
   const procs = tree(rootPid);
+  for (const p of procs) if (!isPostgres(p)) Object.assign(p, rollup(p.pid));
   const pgKb = procs.filter(isPostgres).reduce((n, p) => n + p.rssKb, 0);
-  const sumKb = procs.filter((p) => !isPostgres(p)).reduce((n, p) => n + p.rssKb, 0);
-  return { sumKb, pgKb, procs };
+  const own = procs.filter((p) => !isPostgres(p));
+  const sumKb = own.reduce((n, p) => n + p.rssKb, 0);
+  const pssSumKb = own.reduce((n, p) => n + p.pssKb, 0);
+  const onceKb =
+    own.reduce((n, p) => n + p.privateKb, 0) + Math.max(0, ...own.map((p) => p.sharedKb));
+  return { sumKb, pssSumKb, onceKb, pgKb, procs };
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bh-tree-'));
@@ -174,15 +215,19 @@ try {
   await new Promise((r) => setTimeout(r, 10_000));
   const idle = sample(npm.pid!);
   log(
-    `idle: ${idle.procs.length} processes, sum ${mb(idle.sumKb)} MB (postgres ${mb(idle.pgKb)} MB)`,
+    `idle: ${idle.procs.length} processes, sum ${mb(idle.sumKb)} MB (shared pages once ~${mb(idle.onceKb)} MB, PSS ${mb(idle.pssSumKb)} MB; postgres ${mb(idle.pgKb)} MB)`,
   );
   for (const p of idle.procs) log(`  ${p.pid} ${mb(p.rssKb)} MB ${p.cmd}`);
 
   let peak = idle;
+  let peakPssKb = idle.pssSumKb;
+  let peakOnceKb = idle.onceKb;
   const perPid = new Map<number, Proc>();
   const timer = setInterval(() => {
     const s = sample(npm.pid!);
     if (s.sumKb > peak.sumKb) peak = s;
+    peakPssKb = Math.max(peakPssKb, s.pssSumKb);
+    peakOnceKb = Math.max(peakOnceKb, s.onceKb);
     for (const p of s.procs) if ((perPid.get(p.pid)?.rssKb ?? 0) < p.rssKb) perPid.set(p.pid, p);
   }, 250);
   let i = 0;
@@ -208,7 +253,7 @@ try {
       `p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`,
   );
   log(
-    `peak under load: sum ${mb(peak.sumKb)} MB over ${peak.procs.filter((p) => !isPostgres(p)).length} processes (postgres ${mb(peak.pgKb)} MB)`,
+    `peak under load: sum ${mb(peak.sumKb)} MB over ${peak.procs.filter((p) => !isPostgres(p)).length} processes (postgres ${mb(peak.pgKb)} MB); with shared pages once ~${mb(peakOnceKb)} MB, PSS sum ${mb(peakPssKb)} MB`,
   );
   for (const p of peak.procs) log(`  ${p.pid} ${mb(p.rssKb)} MB ${p.cmd}`);
   const largest = [...perPid.values()].sort((a, b) => b.rssKb - a.rssKb)[0];
@@ -217,6 +262,10 @@ try {
     JSON.stringify({
       idleMb: mb(idle.sumKb),
       peakMb: mb(peak.sumKb),
+      idleOnceMb: mb(idle.onceKb),
+      peakOnceMb: mb(peakOnceKb),
+      idlePssMb: mb(idle.pssSumKb),
+      peakPssMb: mb(peakPssKb),
       processes: idle.procs.filter((p) => !isPostgres(p)).length,
       postgresIdleMb: mb(idle.pgKb),
       postgresPeakMb: mb(peak.pgKb),
