@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import S3rver from 's3rver';
+import { API_NODE_FLAGS } from './api-node-flags.mjs';
 import { GLIBC_ENV } from './glibc-env.mjs';
 import { defaults as siteDefaults, prepareDir, renderMain, renderSite } from './nginx-conf.mjs';
 import { ensureWebBuilt, WEB_DIST } from './web-build.mjs';
@@ -166,10 +167,15 @@ export async function startCluster(opts = {}) {
     };
     for (const [i, port] of ports.api.entries()) {
       const name = `api-${i + 1}`;
-      const api = startChild(name, process.execPath, [path.join(root, 'scripts/start.mjs')], {
-        env: { ...apiEnv, API_PORT: String(port) },
-        logFile: path.join(dir, 'logs', `${name}.log`),
-      });
+      const api = startChild(
+        name,
+        process.execPath,
+        [...API_NODE_FLAGS, path.join(root, 'scripts/start.mjs')],
+        {
+          env: { ...apiEnv, API_PORT: String(port) },
+          logFile: path.join(dir, 'logs', `${name}.log`),
+        },
+      );
       children.push(api);
       const up = await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/health`)).ok, {
         // The first start of a brand-new database migrates (and may seed the demo).

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { API_NODE_FLAGS } from '../../scripts/api-node-flags.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -73,11 +74,15 @@ export function productEnv({ dataDir, databaseUrl, apiPort, webPort, publicApiPo
 export function startProduct({ env, dataDir, healthUrl }) {
   const logFile = path.join(dataDir, 'server.log');
   const fd = fs.openSync(logFile, 'a');
-  const server = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
-    cwd: root,
-    env,
-    stdio: ['ignore', fd, fd],
-  });
+  const server = spawn(
+    process.execPath,
+    [...API_NODE_FLAGS, path.join(root, 'scripts/start.mjs')],
+    {
+      cwd: root,
+      env,
+      stdio: ['ignore', fd, fd],
+    },
+  );
   let exited = false;
   server.on('exit', () => (exited = true));
   const apiUrl = env.API_URL;

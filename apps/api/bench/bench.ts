@@ -47,7 +47,7 @@ import {
   processTicks,
   type MachineLoad,
 } from './machine-load';
-import { benchServerEnv } from './server-env';
+import { benchNodeFlags, benchServerEnv } from './server-env';
 import { parseDuration, runSoak, soakMarkdown, type SoakResult } from './soak';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -132,7 +132,7 @@ async function startServer(
   // The product runs from the bundle `npm start` runs (scripts/api-build.mjs); the floor through tsx.
   const argv =
     name === 'product'
-      ? [await productEntry()]
+      ? [...benchNodeFlags, await productEntry()]
       : ['--import', 'tsx', path.join(here, 'floor-server.ts')];
   const proc = spawn(process.execPath, argv, {
     cwd: rootDir,

@@ -24,7 +24,7 @@ import { toPrefixQuery } from '../src/modules/bounties/bounties.service';
 import { prefixPair } from '../src/modules/bounties/search.repository';
 import { twoWordTerms } from './fixtures';
 import { rawConnection } from './raw-db';
-import { benchServerEnv, filledDatabaseUrl, waitHealthy } from './server-env';
+import { benchNodeFlags, benchServerEnv, filledDatabaseUrl, waitHealthy } from './server-env';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rootDir = path.resolve(here, '../../..');
@@ -83,7 +83,7 @@ await build.ensureApiBuilt();
 const port = Number(args.port);
 const base = `http://127.0.0.1:${port}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bh-matches-'));
-const proc = spawn(process.execPath, [build.API_ENTRY], {
+const proc = spawn(process.execPath, [...benchNodeFlags, build.API_ENTRY], {
   cwd: rootDir,
   env: { ...benchServerEnv({ port, databaseUrl: url, dataDir }), FEED_CACHE_MS: '0' },
   stdio: ['ignore', 'inherit', 'inherit'],

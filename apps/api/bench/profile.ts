@@ -32,7 +32,7 @@ import {
   twoWordTerms,
 } from './fixtures';
 import { rawConnection } from './raw-db';
-import { benchServerEnv, filledDatabaseUrl, waitHealthy } from './server-env';
+import { benchNodeFlags, benchServerEnv, filledDatabaseUrl, waitHealthy } from './server-env';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rootDir = path.resolve(here, '../../..');
@@ -158,6 +158,7 @@ const spawnedAt = performance.now();
 const proc = spawn(
   process.execPath,
   [
+    ...(args.server === 'floor' ? [] : benchNodeFlags),
     '--cpu-prof',
     '--cpu-prof-dir',
     profDir,

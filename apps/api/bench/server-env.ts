@@ -1,4 +1,8 @@
+import { API_NODE_FLAGS } from '../../../scripts/api-node-flags.mjs';
 import { GLIBC_ENV } from '../../../scripts/glibc-env.mjs';
+
+/** Node's flags benchmark runs start the product with, as `npm start` does (decision 0038). */
+export const benchNodeFlags: readonly string[] = API_NODE_FLAGS;
 
 /** The environment benchmark runs give the product (and the floor): as `npm start` runs it, API only. */
 export function benchServerEnv(o: {

@@ -27,7 +27,7 @@ import { addVoters, checkVotes, SEARCH_TERM, type VoteCheck, type Voter } from '
 import { generateData } from './generate';
 import { seedLive } from './live-bench';
 import { rawConnection } from './raw-db';
-import { benchServerEnv } from './server-env';
+import { benchNodeFlags, benchServerEnv } from './server-env';
 
 export interface SoakOptions {
   durationMs: number;
@@ -489,7 +489,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       fs.mkdirSync(dataDir, { recursive: true });
       const p = spawnProc(
         process.execPath,
-        ['--import', 'tsx', path.join(o.rootDir, 'apps/api/src/server.ts')],
+        [...benchNodeFlags, '--import', 'tsx', path.join(o.rootDir, 'apps/api/src/server.ts')],
         {
           cwd: o.rootDir,
           env: {

@@ -1,16 +1,20 @@
 /**
- * `npm run bench:tree [-- --duration S] [--connections N] [--port P] [--embedded]`: the memory of
- * the whole process tree `npm start` leaves running (npm, node and anything they
- * start), idle and under load.
+ * `npm run bench:tree [-- --duration S] [--connections N] [--port P] [--embedded]
+ *   [--reads user,claim,bounty,rounds,vote] [--bounties B]`: the memory of the whole process
+ * tree `npm start` leaves running (npm, node and anything they start), idle and under load.
  *
  * Runs `npm start` on a fresh DATA_DIR and, by default, a fresh database on the PostgreSQL of
  * BENCH_PG_URL (the embedded PostgreSQL with --embedded: its server processes are listed apart,
- * not in the tree's sum). Idle: the sum of RSS of the tree 10 s after /health answers. Load:
- * autocannon (N connections, no pipelining) on GET /user with member sessions, the tree sampled
- * every 250 ms; the peak sum is reported, with each process's own peak. Beside each RSS sum it
- * prints an estimate with the pages npm and the API share (the node binary) counted once, and
- * the PSS sum, which splits shared pages with processes outside the tree too and so reads low.
- * Ports: API on P (default 5780), web on P + 1. Database name prefix: BENCH_DB_PREFIX.
+ * not in the tree's sum), then fills it as the bench's first phase (B bounties of 10 claims,
+ * default 1,000: 10,000 claims; 8 bounties of 5 rounds × 50 claims; member sessions). Idle: the
+ * sum of RSS of the tree 10 s after that. Load: autocannon (N connections, no pipelining) on
+ * each of issue 21's part 1 reads in turn, with members' tokens (the current user, a claim, a
+ * bounty, a bounty of 5 × 50, a vote of 1), S seconds each, the tree sampled every 250 ms; the
+ * peak sum of each phase and of the whole run is reported, with each process's own peak. Beside
+ * each RSS sum it prints an estimate with the pages npm and the API share (the node binary)
+ * counted once, and the PSS sum, which splits shared pages with processes outside the tree too
+ * and so reads low. Ports: API on P (default 5780), web on P + 1. Database name prefix:
+ * BENCH_DB_PREFIX.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,10 +22,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import autocannon, { type Request } from 'autocannon';
 import pg from 'pg';
 import { createDatabase } from '../src/db/client';
-import { addVoters } from './fixtures';
+import { activeClaimIds, addRoundBounties, addVoters, sampleIds } from './fixtures';
+import { generateData } from './generate';
 import { rawConnection } from './raw-db';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -33,8 +38,20 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '50' },
     port: { type: 'string', default: '5780' },
     embedded: { type: 'boolean', default: false },
+    /** Which of part 1's reads to load, in turn (comma-separated). */
+    reads: { type: 'string', default: 'user,claim,bounty,rounds,vote' },
+    /** Bounties generated (10 claims each) before the load: 1,000 is the bench's 10,000 claims. */
+    bounties: { type: 'string', default: '1000' },
   },
 });
+const READS = ['user', 'claim', 'bounty', 'rounds', 'vote'] as const;
+type Read = (typeof READS)[number];
+const reads = args.reads.split(',').map((r) => r.trim()) as Read[];
+for (const r of reads)
+  if (!READS.includes(r)) {
+    console.error(`--reads takes ${READS.join(', ')}; got "${r}"`);
+    process.exit(2);
+  }
 const apiPort = Number(args.port);
 const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const log = (m: string) => console.log(`[tree] ${m}`);
@@ -202,15 +219,29 @@ try {
     if (Date.now() > deadline) throw new Error(`no /health:\n${output.join('')}`);
     await new Promise((r) => setTimeout(r, 250));
   }
-  // Member sessions straight in the database (the server migrated it).
+  // Data as the bench's 10,000-claim phase has it (the server migrated the database), the
+  // bench's bounties of 5 rounds × 50 claims, and member sessions, straight in the database.
   const handle = await createDatabase(
     databaseUrl ?? `embedded-postgres://${path.join(dataDir, 'postgres')}`,
     { poolSize: 1 },
   );
+  const filled = await generateData(handle, {
+    bounties: Number(args.bounties),
+    claimsPerBounty: 10,
+    members: 1000,
+    imagePool: 4,
+    seed: 1,
+    mediaDir: path.join(dataDir, 'media'),
+  });
   const q = await rawConnection(handle);
   const voters = await addVoters(q, 200);
+  const roundIds = reads.includes('rounds') ? await addRoundBounties(q, 8) : [];
+  const claimIds = await sampleIds(q, 'claims', 2000);
+  const bountyIds = await sampleIds(q, 'bounties', 2000);
+  const active = await activeClaimIds(q, 2000);
   await q.release();
   await handle.close();
+  log(`data: ${filled.rows.claims ?? 0} claims in ${filled.seconds.toFixed(1)} s`);
 
   await new Promise((r) => setTimeout(r, 10_000));
   const idle = sample(npm.pid!);
@@ -219,39 +250,78 @@ try {
   );
   for (const p of idle.procs) log(`  ${p.pid} ${mb(p.rssKb)} MB ${p.cmd}`);
 
+  let k = 0;
+  const next = <T>(list: T[]) => list[k++ % list.length]!;
+  const auth = () => ({ authorization: `Bearer ${next(voters).token}` });
+  // Part 1's reads and the vote, each with a member's token, as `npm run bench` sends them.
+  const requests: Record<Read, Request> = {
+    user: { method: 'GET', path: '/user', setupRequest: (r) => ({ ...r, headers: auth() }) },
+    claim: {
+      method: 'GET',
+      setupRequest: (r) => ({ ...r, path: `/claim/${next(claimIds)}`, headers: auth() }),
+    },
+    bounty: {
+      method: 'GET',
+      setupRequest: (r) => ({ ...r, path: `/bounty/${next(bountyIds)}`, headers: auth() }),
+    },
+    rounds: {
+      method: 'GET',
+      setupRequest: (r) => ({ ...r, path: `/bounty/${next(roundIds)}`, headers: auth() }),
+    },
+    vote: {
+      method: 'POST',
+      path: '/vote',
+      setupRequest: (r) => {
+        const i = k++;
+        const v = i % voters.length;
+        const claimId = active[(v + Math.floor(i / voters.length)) % active.length]!;
+        return {
+          ...r,
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${voters[v]!.token}`,
+          },
+          body: JSON.stringify({ claimId, votes: 1 }),
+        };
+      },
+    },
+  };
+
   let peak = idle;
   let peakPssKb = idle.pssSumKb;
   let peakOnceKb = idle.onceKb;
   const perPid = new Map<number, Proc>();
-  const timer = setInterval(() => {
-    const s = sample(npm.pid!);
-    if (s.sumKb > peak.sumKb) peak = s;
-    peakPssKb = Math.max(peakPssKb, s.pssSumKb);
-    peakOnceKb = Math.max(peakOnceKb, s.onceKb);
-    for (const p of s.procs) if ((perPid.get(p.pid)?.rssKb ?? 0) < p.rssKb) perPid.set(p.pid, p);
-  }, 250);
-  let i = 0;
-  const r = await autocannon({
-    url: base,
-    connections: Number(args.connections),
-    pipelining: 1,
-    duration: Number(args.duration),
-    requests: [
-      {
-        method: 'GET',
-        path: '/user',
-        setupRequest: (req) => ({
-          ...req,
-          headers: { authorization: `Bearer ${voters[i++ % voters.length]!.token}` },
-        }),
-      },
-    ],
-  });
-  clearInterval(timer);
-  log(
-    `load: GET /user, ${args.connections} connections, ${args.duration} s: ${Math.round(r.requests.average)} req/s, ` +
-      `p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`,
-  );
+  const phases: { read: Read; rps: number; p99: number; peakMb: number; non2xx: number }[] = [];
+  for (const read of reads) {
+    let phasePeak = 0;
+    const timer = setInterval(() => {
+      const s = sample(npm.pid!);
+      phasePeak = Math.max(phasePeak, s.sumKb);
+      if (s.sumKb > peak.sumKb) peak = s;
+      peakPssKb = Math.max(peakPssKb, s.pssSumKb);
+      peakOnceKb = Math.max(peakOnceKb, s.onceKb);
+      for (const p of s.procs) if ((perPid.get(p.pid)?.rssKb ?? 0) < p.rssKb) perPid.set(p.pid, p);
+    }, 250);
+    const r = await autocannon({
+      url: base,
+      connections: Number(args.connections),
+      pipelining: 1,
+      duration: Number(args.duration),
+      requests: [requests[read]],
+    });
+    clearInterval(timer);
+    phases.push({
+      read,
+      rps: Math.round(r.requests.average),
+      p99: r.latency.p99,
+      peakMb: mb(phasePeak),
+      non2xx: r.non2xx,
+    });
+    log(
+      `load: ${read}, ${args.connections} connections, ${args.duration} s: ${Math.round(r.requests.average)} req/s, ` +
+        `p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}; tree peak ${mb(phasePeak)} MB`,
+    );
+  }
   log(
     `peak under load: sum ${mb(peak.sumKb)} MB over ${peak.procs.filter((p) => !isPostgres(p)).length} processes (postgres ${mb(peak.pgKb)} MB); with shared pages once ~${mb(peakOnceKb)} MB, PSS sum ${mb(peakPssKb)} MB`,
   );
@@ -269,8 +339,7 @@ try {
       processes: idle.procs.filter((p) => !isPostgres(p)).length,
       postgresIdleMb: mb(idle.pgKb),
       postgresPeakMb: mb(peak.pgKb),
-      rps: Math.round(r.requests.average),
-      p99: r.latency.p99,
+      phases,
     }),
   );
 } finally {

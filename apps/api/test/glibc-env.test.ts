@@ -20,11 +20,11 @@ const startScript = (
 
 describe('glibc settings', () => {
   it('npm start gives node scripts/start.mjs each of them, through its own shell', () => {
-    expect(startScript).toMatch(/ exec node scripts\/start\.mjs$/);
+    expect(startScript).toMatch(/ exec node (\S+ )*scripts\/start\.mjs$/);
     // The script's assignments, run by a shell as npm runs them, up to the command.
     const env = execFileSync(
       'sh',
-      ['-c', startScript.replace(/exec node scripts\/start\.mjs$/, 'exec env')],
+      ['-c', startScript.replace(/exec node (\S+ )*scripts\/start\.mjs$/, 'exec env')],
       { env: { PATH: process.env.PATH }, encoding: 'utf8' },
     );
     for (const [name, value] of Object.entries(GLIBC_ENV))

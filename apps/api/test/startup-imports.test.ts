@@ -1,7 +1,8 @@
 /**
  * Modules that only some requests or configurations need stay out of the process until then
  * (docs/decisions/0008-api-memory.md): loading everything server.ts loads at start-up, with the
- * embedded defaults, must not load sharp, the S3 SDK, nodemailer, ioredis or file-type.
+ * embedded defaults, must not load sharp, the S3 SDK, nodemailer, ioredis or file-type, nor
+ * the 1099-NEC's pdf-lib or the admin's TOTP and QR code packages (decision 0038).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -37,12 +38,12 @@ const log = { info() {}, warn() {}, error() {} };
 createRoot({ config, database: { db: {}, kind: 'pglite' }, log, jobs: new MemoryJobQueue() });
 await new Promise((r) => setTimeout(r, 200));
 const loaded = (pkg) => [...seen].some((url) => url.includes('/node_modules/' + pkg + '/'));
-const pkgs = ['pg', 'fastify', 'sharp', '@aws-sdk/client-s3', 'nodemailer', 'ioredis', 'file-type'];
+const pkgs = ['pg', 'fastify', 'sharp', '@aws-sdk/client-s3', 'nodemailer', 'ioredis', 'file-type', 'pdf-lib', 'otpauth', 'qrcode'];
 console.log(JSON.stringify(pkgs.filter(loaded)));
 `;
 
 describe('start-up imports', () => {
-  it('leave out the modules only uploads, mail, S3 or Redis need', () => {
+  it('leave out the modules only uploads, mail, S3, Redis, tax forms or admin sign-in need', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bh-startup-imports-'));
     try {
       const out = execFileSync(

@@ -4,8 +4,7 @@
  * session, and the operations entry point that grants the role (the admin CLI, the seed).
  */
 import crypto from 'node:crypto';
-import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
+import type { Secret, TOTP } from 'otpauth';
 import {
   ADMIN_CODES,
   ADMIN_MSG,
@@ -19,6 +18,7 @@ import { hasRole, ROLE } from '@bountyhunt/shared/roles';
 import type { Actor, ServiceContext } from '../../context';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../errors';
 import type { FieldCipher } from '../../lib/crypto';
+import { lazyImport } from '../../lib/lazy-import';
 import { hashPassword } from '../../lib/password';
 import { hashToken, randomToken } from '../../lib/tokens';
 import type { AccountService } from '../account/account.service';
@@ -32,6 +32,10 @@ import {
   replacePendingFactor,
   useRecoveryCode,
 } from './admin.repository';
+
+// The TOTP and QR code packages load with the first admin sign-in, not at start-up (0038).
+const loadOtpauth = lazyImport(() => import('otpauth'));
+const loadQrcode = lazyImport(() => import('qrcode'));
 
 const ISSUER = 'BountyHunt';
 const PERIOD_S = 30;
@@ -69,8 +73,9 @@ export class AdminService {
     if (existing?.enrolledAt)
       throw conflict(ADMIN_MSG.alreadyEnrolled, ADMIN_CODES.alreadyEnrolled);
     const me = await this.users.current(actor);
+    const { Secret, TOTP } = await loadOtpauth();
     const secret = new Secret({ size: 20 });
-    const totp = this.totp(secret, me.user.email);
+    const totp = this.totp(TOTP, secret, me.user.email);
     const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, () => recoveryCode());
     await this.ctx.db.transaction((tx) =>
       replacePendingFactor(tx, {
@@ -84,6 +89,7 @@ export class AdminService {
     const after = await findFactor(this.ctx.db, actor.userId);
     if (after?.enrolledAt) throw conflict(ADMIN_MSG.alreadyEnrolled, ADMIN_CODES.alreadyEnrolled);
     const otpauthUrl = totp.toString();
+    const QRCode = (await loadQrcode()).default;
     const qr = await QRCode.toDataURL(otpauthUrl, { errorCorrectionLevel: 'M', margin: 2 });
     return { otpauthUrl, qr, recoveryCodes };
   }
@@ -196,8 +202,8 @@ export class AdminService {
     return { userId: user.id, email: user.email, hadFactor };
   }
 
-  private totp(secret: Secret, label: string): TOTP {
-    return new TOTP({
+  private totp(Totp: typeof TOTP, secret: Secret, label: string): TOTP {
+    return new Totp({
       issuer: ISSUER,
       label,
       algorithm: 'SHA1',
@@ -215,7 +221,12 @@ export class AdminService {
     ip: string | null,
   ): Promise<void> {
     const now = this.ctx.clock.now();
-    const totp = this.totp(Secret.fromBase32(this.cipher.decrypt(secretEnc)), String(actor.userId));
+    const { Secret, TOTP } = await loadOtpauth();
+    const totp = this.totp(
+      TOTP,
+      Secret.fromBase32(this.cipher.decrypt(secretEnc)),
+      String(actor.userId),
+    );
     const delta = totp.validate({ token: code, timestamp: now.getTime(), window: WINDOW });
     if (delta === null) throw badRequest(ADMIN_MSG.codeInvalid, ADMIN_CODES.codeInvalid);
     const step = Math.floor(now.getTime() / 1000 / PERIOD_S) + delta;

@@ -3,7 +3,11 @@
  * IRS layout: the boxed form at the top of the page, the recipient instructions below it.
  * The recipient's TIN is only ever shown masked (***-**-1234), as the IRS allows on this copy.
  */
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import type { Color, PDFFont, PDFPage } from 'pdf-lib';
+import { lazyImport } from '../../lib/lazy-import';
+
+/** pdf-lib (~3.4 MB of heap) loads with the first form, not at start-up (decision 0038). */
+const loadPdfLib = lazyImport(() => import('pdf-lib'));
 
 export interface Nec1099Input {
   year: number;
@@ -157,6 +161,7 @@ interface Fonts {
   regular: PDFFont;
   bold: PDFFont;
   charset: ReadonlySet<number>;
+  black: Color;
 }
 
 class Drawer {
@@ -174,7 +179,7 @@ class Drawer {
       start: { x: x1, y: y1 },
       end: { x: x2, y: y2 },
       thickness,
-      color: rgb(0, 0, 0),
+      color: this.fonts.black,
     });
   }
 
@@ -185,7 +190,7 @@ class Drawer {
       width: size,
       height: size,
       borderWidth: 0.5,
-      borderColor: rgb(0, 0, 0),
+      borderColor: this.fonts.black,
     });
   }
 
@@ -201,7 +206,7 @@ class Drawer {
       y,
       size,
       font: bold ? this.fonts.bold : this.fonts.regular,
-      color: rgb(0, 0, 0),
+      color: this.fonts.black,
     });
   }
 
@@ -461,12 +466,13 @@ function drawInstructions(d: Drawer): void {
 /** Renders Form 1099-NEC Copy B for one recipient and year. */
 export async function render1099Nec(input: Nec1099Input): Promise<Uint8Array> {
   validate(input);
+  const { PDFDocument, StandardFonts, rgb } = await loadPdfLib();
   const doc = await PDFDocument.create();
   const regular = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
   const charset = new Set(regular.getCharacterSet());
   const page = doc.addPage([PAGE_W, PAGE_H]);
-  const d = new Drawer(page, { regular, bold, charset });
+  const d = new Drawer(page, { regular, bold, charset, black: rgb(0, 0, 0) });
 
   drawForm(d, input);
   drawInstructions(d);

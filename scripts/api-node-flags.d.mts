@@ -1,0 +1,1 @@
+export declare const API_NODE_FLAGS: readonly string[];
