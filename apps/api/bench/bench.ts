@@ -40,6 +40,7 @@ import { generateData } from './generate';
 import { LoadClient } from './load-client';
 import { rawConnection, type RawDb } from './raw-db';
 import { liveMarkdown, runLive, type LiveResult } from './live-bench';
+import { runTree, treeMarkdown } from './tree-run';
 import {
   loadSnapshot,
   machineLoad,
@@ -80,6 +81,7 @@ const { values: args } = parseArgs({
     'soak-scale': { type: 'string' },
     'soak-port': { type: 'string' },
     'no-soak': { type: 'boolean', default: false },
+    'no-tree': { type: 'boolean', default: false },
   },
 });
 
@@ -1157,6 +1159,13 @@ const soak =
   !smoke || args['no-soak'] || !opts.dbs.includes('postgres')
     ? null
     : await runSoakScenario(10_000, true).catch((err: Error) => ({ error: err.message }));
+// Issue 21 part 2: the memory of `npm start`'s whole process tree under part 1's reads, on
+// PostgreSQL (bench/tree.ts, ports 5780 and 5781).
+const treeDuration = smoke ? 2 : 20;
+const tree =
+  args['no-tree'] || args['live-only'] || !opts.dbs.includes('postgres')
+    ? null
+    : await runTree({ duration: treeDuration, bounties: smoke ? 40 : 1000, log });
 const report = {
   startedAt,
   machine: { ...machine, loadAvgAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100) },
@@ -1164,6 +1173,7 @@ const report = {
   runs,
   live,
   soak,
+  tree,
 };
 const md = [
   runs.length ? markdown(report) : '',
@@ -1176,6 +1186,11 @@ const md = [
     ? soakMarkdown(soak, { startedAt, machine: report.machine })
     : soak
       ? `Soak failed: ${soak.error}`
+      : '',
+  tree && !('error' in tree)
+    ? treeMarkdown(tree, treeDuration)
+    : tree
+      ? `The process tree's run failed: ${tree.error}`
       : '',
 ]
   .filter(Boolean)
@@ -1217,6 +1232,9 @@ else if (soak && !soak.verdict.pass)
   broken.push(
     `soak: ${soak.totals.errors} HTTP errors, ${soak.messages.lost} messages lost, ${soak.streams.dropped} streams dropped, ${soak.totals.shed} shed, votes ${soak.voteCheck?.exact ? 'exact' : 'NOT exact'}`,
   );
+if (tree && 'error' in tree) broken.push(`tree: ${tree.error}`);
+else if (tree && tree.phases.some((p) => p.non2xx > 0))
+  broken.push(`tree: ${tree.phases.map((p) => `${p.read} ${p.non2xx} non-2xx`).join(', ')}`);
 if (live && 'error' in live) broken.push(`live: ${live.error}`);
 else if (live && (live.lost > 0 || live.errors > 0 || live.opened < live.streams))
   broken.push(

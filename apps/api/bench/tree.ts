@@ -293,6 +293,17 @@ try {
   const perPid = new Map<number, Proc>();
   const phases: { read: Read; rps: number; p99: number; peakMb: number; non2xx: number }[] = [];
   for (const read of reads) {
+    const ids = {
+      claim: claimIds,
+      bounty: bountyIds,
+      rounds: roundIds,
+      vote: active,
+      user: voters,
+    };
+    if (ids[read].length === 0) {
+      log(`load: ${read} skipped: no ids to send`);
+      continue;
+    }
     let phasePeak = 0;
     const timer = setInterval(() => {
       const s = sample(npm.pid!);
