@@ -1,5 +1,6 @@
 /** What a benchmark run needs from the database: voters with sessions, ids to rotate over. */
 import crypto from 'node:crypto';
+import type { Request } from 'autocannon';
 import { PLANS } from '@bountyhunt/shared/billing';
 import { loadConfig } from '../src/env';
 import { hashToken, randomToken } from '../src/lib/tokens';
@@ -10,6 +11,30 @@ import { rng } from './words';
 export interface Voter {
   userId: number;
   token: string;
+}
+
+/**
+ * POST /vote of 1 silver, as `bench:profile` and `bench:tree` send it: the i-th request (i from
+ * `nextIndex`) is voter i mod n's vote on a claim that voter has not voted on in this run.
+ */
+export function voteRequest(voters: Voter[], active: number[], nextIndex: () => number): Request {
+  return {
+    method: 'POST',
+    path: '/vote',
+    setupRequest: (r) => {
+      const i = nextIndex();
+      const v = i % voters.length;
+      const claimId = active[(v + Math.floor(i / voters.length)) % active.length]!;
+      return {
+        ...r,
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${voters[v]!.token}`,
+        },
+        body: JSON.stringify({ claimId, votes: 1 }),
+      };
+    },
+  };
 }
 
 /**

@@ -30,6 +30,7 @@ import {
   sampleIds,
   SEARCH_TERM,
   twoWordTerms,
+  voteRequest,
 } from './fixtures';
 import { rawConnection } from './raw-db';
 import { benchNodeFlags, benchServerEnv, filledDatabaseUrl, waitHealthy } from './server-env';
@@ -132,20 +133,7 @@ const requests: Record<string, Request> = {
     path: '/user',
     setupRequest: (r) => ({ ...r, headers: { authorization: `Bearer ${next(voters).token}` } }),
   },
-  vote: {
-    method: 'POST',
-    path: '/vote',
-    setupRequest: (r) => {
-      const i = k++;
-      const v = i % voters.length;
-      const claimId = active[(v + Math.floor(i / voters.length)) % active.length]!;
-      return {
-        ...r,
-        headers: { ...json, authorization: `Bearer ${voters[v]!.token}` },
-        body: JSON.stringify({ claimId, votes: 1 }),
-      };
-    },
-  },
+  vote: voteRequest(voters, active, () => k++),
 };
 const req = requests[args.endpoint];
 if (!req) {

@@ -25,7 +25,13 @@ import { parseArgs } from 'node:util';
 import autocannon, { type Request } from 'autocannon';
 import pg from 'pg';
 import { createDatabase } from '../src/db/client';
-import { activeClaimIds, addRoundBounties, addVoters, sampleIds } from './fixtures';
+import {
+  activeClaimIds,
+  addRoundBounties,
+  addVoters,
+  sampleIds,
+  voteRequest,
+} from './fixtures';
 import { generateData } from './generate';
 import { rawConnection } from './raw-db';
 
@@ -268,23 +274,7 @@ try {
       method: 'GET',
       setupRequest: (r) => ({ ...r, path: `/bounty/${next(roundIds)}`, headers: auth() }),
     },
-    vote: {
-      method: 'POST',
-      path: '/vote',
-      setupRequest: (r) => {
-        const i = k++;
-        const v = i % voters.length;
-        const claimId = active[(v + Math.floor(i / voters.length)) % active.length]!;
-        return {
-          ...r,
-          headers: {
-            'content-type': 'application/json',
-            authorization: `Bearer ${voters[v]!.token}`,
-          },
-          body: JSON.stringify({ claimId, votes: 1 }),
-        };
-      },
-    },
+    vote: voteRequest(voters, active, () => k++),
   };
 
   let peak = idle;
