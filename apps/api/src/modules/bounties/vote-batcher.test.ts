@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { queryRows, type DbOrTx } from '../../db/client';
+import { queryRows } from '../../db/client';
 import { claims, users } from '../../db/schema';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
 import {
@@ -140,50 +140,6 @@ describe('VoteBatcher', () => {
     ]);
     expect(answers.map((x) => x?.silver)).toEqual([4, 3, 1, 4]);
     expect(await silverOf(db(), m!.userId)).toEqual({ silver: 1, votes: 4 });
-  });
-
-  it('runs a second statement beside the first on other voters and claims, never on the same ones', async () => {
-    const [c1, c2] = [
-      await postClaim(t.app, db(), hunter, bountyId),
-      await postClaim(t.app, db(), hunter, bountyId),
-    ];
-    const voters = await Promise.all(Array.from({ length: 4 }, () => member(5)));
-    // Each statement's claims as it starts, and how many ran at once at most.
-    const started: number[][] = [];
-    let live = 0;
-    let most = 0;
-    const tracked =
-      <A>(claimsOf: (a: A) => number[], run: (d: DbOrTx, a: A) => Promise<unknown>) =>
-      async (d: DbOrTx, a: A) => {
-        started.push(claimsOf(a));
-        most = Math.max(most, ++live);
-        try {
-          return await run(d, a);
-        } finally {
-          live -= 1;
-        }
-      };
-    const batcher = new VoteBatcher(
-      db(),
-      { warn: () => undefined },
-      {
-        one: tracked((v: VoteToCast) => [v.claimId], castVote) as typeof castVote,
-        many: tracked((b: VoteToCast[]) => b.map((v) => v.claimId), castVotes) as typeof castVotes,
-      },
-    );
-    const now = t.clock.now();
-    const answers = await Promise.all([
-      batcher.cast({ claimId: c1!, userId: voters[0]!.userId, n: 1, now }), // alone, at once
-      batcher.cast({ claimId: c2!, userId: voters[1]!.userId, n: 2, now }), // beside it
-      batcher.cast({ claimId: c1!, userId: voters[2]!.userId, n: 3, now }), // c1 is running: waits
-      batcher.cast({ claimId: c2!, userId: voters[3]!.userId, n: 4, now }), // c2 is running: waits
-    ]);
-    expect(started.slice(0, 2)).toEqual([[c1], [c2]]);
-    expect(started.slice(2).sort()).toEqual([[c1], [c2]]);
-    expect(most).toBe(2);
-    expect(answers.map((x) => x?.silver)).toEqual([4, 3, 2, 1]);
-    expect(answers.map((x) => x?.votes)).toEqual([1, 2, 4, 6]);
-    expect([await votesOn(c1!), await votesOn(c2!)]).toEqual([4, 6]);
   });
 
   it('a batch that fails as a whole is cast again vote by vote, each with its own answer', async () => {

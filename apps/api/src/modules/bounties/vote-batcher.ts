@@ -4,13 +4,11 @@
  * votes instead of one each. A vote that finds nothing running goes alone, through the
  * one-vote statement, so a quiet API answers as fast as before.
  *
- * Up to MAX_RUNNING statements at a time per instance, on voters and claims no other running
- * statement of this instance has, and a voter at most once in a statement (their next vote
- * waits for the next one, and so do their later votes, in order): no two votes of one voter race
- * each other here, and no two statements of this instance write the same row (a claim's total, a
- * voter's silver), so they never wait on each other's locks. When a batch fails as a whole (its
- * voter voted at the same moment through another instance, a deadlock with another instance's
- * batch), its votes run again one by one, each with the answer it would have had alone.
+ * One statement at a time per instance, and a voter at most once in it (their next vote waits
+ * for the next one): no two votes of one voter race each other here, and no two batches of this
+ * instance wait on each other's rows. When a batch fails as a whole (its voter voted at the same
+ * moment through another instance, a deadlock with another instance's batch), its votes run
+ * again one by one, each with the answer it would have had alone.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { DbOrTx } from '../../db/client';
@@ -18,13 +16,6 @@ import { castVote, castVotes, type CastVote, type VoteToCast } from './votes.rep
 
 /** Votes in one statement at most. */
 export const MAX_BATCH = 50;
-
-/**
- * Statements of votes running at once at most (decision 0039): with one, PostgreSQL ran the
- * votes on one backend and waited between statements for the API to answer the last one and
- * send the next.
- */
-export const MAX_RUNNING = 2;
 
 interface Waiting {
   vote: VoteToCast;
@@ -34,10 +25,7 @@ interface Waiting {
 
 export class VoteBatcher {
   private waiting: Waiting[] = [];
-  /** Statements running, and the voters and claims they have. */
-  private running = 0;
-  private readonly busyVoters = new Set<number>();
-  private readonly busyClaims = new Set<number>();
+  private running = false;
   /** Statements of more than one vote that counted, and batches that ran again one by one. */
   readonly stats = { batches: 0, batchedVotes: 0, fallbacks: 0 };
 
@@ -57,44 +45,22 @@ export class VoteBatcher {
   }
 
   private next(): void {
-    while (this.running < MAX_RUNNING && this.waiting.length > 0) {
-      const batch: Waiting[] = [];
-      const later: Waiting[] = [];
-      const voters = new Set<number>();
-      const claims = new Set<number>();
-      // Voters with a vote left waiting: their later votes wait too, so a voter's votes keep
-      // their order.
-      const held = new Set<number>();
-      for (const w of this.waiting) {
-        const { userId, claimId } = w.vote;
-        if (
-          batch.length < MAX_BATCH &&
-          !voters.has(userId) &&
-          !held.has(userId) &&
-          !this.busyVoters.has(userId) &&
-          !this.busyClaims.has(claimId)
-        ) {
-          batch.push(w);
-          voters.add(userId);
-          claims.add(claimId);
-        } else {
-          later.push(w);
-          held.add(userId);
-        }
-      }
-      // Every waiting vote is on a voter or a claim a running statement has.
-      if (batch.length === 0) return;
-      this.waiting = later;
-      this.running += 1;
-      for (const v of voters) this.busyVoters.add(v);
-      for (const c of claims) this.busyClaims.add(c);
-      void this.run(batch).finally(() => {
-        this.running -= 1;
-        for (const v of voters) this.busyVoters.delete(v);
-        for (const c of claims) this.busyClaims.delete(c);
-        this.next();
-      });
+    if (this.running || this.waiting.length === 0) return;
+    const batch: Waiting[] = [];
+    const later: Waiting[] = [];
+    const voters = new Set<number>();
+    for (const w of this.waiting) {
+      if (batch.length < MAX_BATCH && !voters.has(w.vote.userId)) {
+        batch.push(w);
+        voters.add(w.vote.userId);
+      } else later.push(w);
     }
+    this.waiting = later;
+    this.running = true;
+    void this.run(batch).finally(() => {
+      this.running = false;
+      this.next();
+    });
   }
 
   private async run(batch: Waiting[]): Promise<void> {
