@@ -4,7 +4,7 @@
  * the same requests in a process of its own.
  */
 import type { Request } from 'autocannon';
-import { SEARCH_TERM, type Voter } from './fixtures';
+import { SEARCH_TERM, voteRequest, type Voter } from './fixtures';
 
 export interface Fixtures {
   bountyIds: number[];
@@ -245,27 +245,14 @@ export const ENDPOINTS: Endpoint[] = [
     route: '/vote',
     unavailable: (fx) => (fx.activeClaims.length === 0 ? 'no claim in an active round' : undefined),
     request: (fx, who) => {
-      // Vote k: voter k mod V on claim (k mod V + k div V) mod C. Concurrent votes come from
-      // different members on different claims (as many members voting at once do), and no
-      // (voter, claim) pair repeats while k < V × C.
-      const voters = fx.voters[who];
-      const claims = fx.activeClaims;
       let k = 0;
-      return {
-        method: 'POST',
-        path: '/vote',
-        setupRequest: (r) => {
-          const v = k % voters.length;
-          const voter = voters[v]!;
-          const claimId = claims[(v + Math.floor(k / voters.length)) % claims.length]!;
-          k += 1;
-          return {
-            ...r,
-            headers: { ...json, authorization: `Bearer ${voter.token}` },
-            body: JSON.stringify({ claimId, votes: 1 + (k % 5) }),
-          };
-        },
-      };
+      // 1 to 5 silver in turn (the i-th vote 1 + (i + 1) mod 5, as the bench always sent).
+      return voteRequest(
+        fx.voters[who],
+        fx.activeClaims,
+        () => k++,
+        (i) => 1 + ((i + 1) % 5),
+      );
     },
   },
 ];

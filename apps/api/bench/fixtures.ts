@@ -14,10 +14,18 @@ export interface Voter {
 }
 
 /**
- * POST /vote of 1 silver, as `bench:profile` and `bench:tree` send it: the i-th request (i from
- * `nextIndex`) is voter i mod n's vote on a claim that voter has not voted on in this run.
+ * POST /vote, as `npm run bench`, `bench:profile` and `bench:tree` send it: the i-th request (i
+ * from `nextIndex`) is voter i mod V's vote on claim (i mod V + i div V) mod C, of
+ * `silverOf(i)` silver (1 unless given). Concurrent votes come from different members on
+ * different claims, as many members voting at once do, and no (voter, claim) pair repeats while
+ * i < V × C.
  */
-export function voteRequest(voters: Voter[], active: number[], nextIndex: () => number): Request {
+export function voteRequest(
+  voters: Voter[],
+  active: number[],
+  nextIndex: () => number,
+  silverOf: (i: number) => number = () => 1,
+): Request {
   return {
     method: 'POST',
     path: '/vote',
@@ -31,7 +39,7 @@ export function voteRequest(voters: Voter[], active: number[], nextIndex: () => 
           'content-type': 'application/json',
           authorization: `Bearer ${voters[v]!.token}`,
         },
-        body: JSON.stringify({ claimId, votes: 1 }),
+        body: JSON.stringify({ claimId, votes: silverOf(i) }),
       };
     },
   };
