@@ -212,6 +212,7 @@ export function createRoot(parts: RootParts): Root {
   const clock = parts.clock ?? systemClock;
   const ctx: ServiceContext = {
     db: database.db,
+    dbAhead: database.ahead,
     dbKind: database.kind,
     clock,
     config,

@@ -8,6 +8,11 @@ import type { Mailer } from './mail/mailer';
 
 export interface ServiceContext {
   db: Db;
+  /**
+   * The same database for a request's follow-up statements: they wait for a connection ahead
+   * of statements already waiting (decision 0039). Statements and transactions alike.
+   */
+  dbAhead: Db;
   dbKind: 'pglite' | 'postgres';
   clock: Clock;
   config: Config;

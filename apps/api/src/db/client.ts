@@ -29,6 +29,12 @@ export type DbOrTx = Db | Tx;
 
 export interface DatabaseHandle {
   db: Db;
+  /**
+   * The same database, whose statements wait for a pool connection ahead of every statement
+   * already waiting (decision 0039): for a request's follow-up statements, so a request that
+   * has begun is finished before new ones begin. `db` itself on PGlite (no pool).
+   */
+  ahead: Db;
   kind: 'pglite' | 'postgres';
   pglite?: PGlite;
   pool?: pg.Pool;
@@ -89,7 +95,8 @@ export async function createDatabase(
     // An idle client's error (server restart) must not crash the process.
     pool.on('error', () => undefined);
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-    return { db, kind: 'postgres', pool, close: () => pool.end() };
+    const ahead = drizzlePg({ client: new AheadPool(pool) as unknown as pg.Pool, schema });
+    return { db, ahead: ahead as unknown as Db, kind: 'postgres', pool, close: () => pool.end() };
   }
   let dataDir: string | undefined;
   if (url.startsWith('pglite://')) {
@@ -106,7 +113,58 @@ export async function createDatabase(
     ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
   });
   const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
-  return { db, kind: 'pglite', pglite, close: () => pglite.close() };
+  return { db, ahead: db, kind: 'pglite', pglite, close: () => pglite.close() };
+}
+
+/**
+ * A pool's connections taken ahead of the queue (decision 0039). At 50 requests in flight on
+ * 10 connections, a statement waits for most of a request's time; a search that must build
+ * bounties it does not keep runs two statements more, and waited three times as long as one
+ * that did not: those were the slowest 1 % at 1,000,000 claims. Through this pool such
+ * statements wait only for the next free connection.
+ *
+ * Drizzle runs a statement through `query` (a connection taken ahead, then given back) and a
+ * transaction on one connection from `connect` (it treats a client whose class is named
+ * *Pool as a pool). It moves the waiter pg-pool queues to the front of its queue (a field of
+ * pg-pool's own, checked on every call: without it, this waits in line).
+ */
+class AheadPool {
+  constructor(private readonly pool: pg.Pool) {}
+
+  connect(): Promise<pg.PoolClient> {
+    const queue = (this.pool as unknown as { _pendingQueue?: unknown })._pendingQueue;
+    const waiting = Array.isArray(queue) ? queue.length : -1;
+    const client = this.pool.connect();
+    if (Array.isArray(queue) && queue.length === waiting + 1) queue.unshift(queue.pop());
+    return client;
+  }
+
+  /** As pg-pool's own `query`: a connection whose statement failed, or that failed, is dropped. */
+  async query(config: pg.QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {
+    const client = await this.connect();
+    return new Promise((resolve, reject) => {
+      let released = false;
+      const release = (err?: Error): boolean => {
+        if (released) return false;
+        released = true;
+        client.removeListener('error', onError);
+        client.release(err);
+        return true;
+      };
+      const onError = (err: Error) => {
+        if (release(err)) reject(err);
+      };
+      client.once('error', onError);
+      client.query(config, values).then(
+        (res) => {
+          if (release()) resolve(res);
+        },
+        (err: Error) => {
+          if (release(err)) reject(err);
+        },
+      );
+    });
+  }
 }
 
 /** Raw SQL rows, the same on both drivers. */

@@ -44,7 +44,7 @@ import { ownBytes } from '../../lib/own-bytes';
 import { creditSilver, debitSilver } from '../billing/silver.service';
 import { recordEarnings, reverseClaimEarnings, silverValueMicros } from '../payouts/ledger.service';
 import { isUniqueViolation } from '../../db/errors';
-import type { DbOrTx } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import type { ReportItemPreview } from '@bountyhunt/shared/moderation';
 import { bountyTopic, type LiveService } from '../live/live.service';
 import { EVENTS } from '@bountyhunt/shared/live';
@@ -428,7 +428,8 @@ export class BountiesService {
     const kept = page.map((r) => this.itemCache.peekOrStale(r.id, again));
     if (again.length > 0)
       this.itemCache.rebuild(again, async (keys) => {
-        await this.buildItems(await this.rowsOf(page.filter((r) => keys.includes(r.id))));
+        const rows = page.filter((r) => keys.includes(r.id));
+        await this.buildItems(await this.rowsOf(rows, this.ctx.db), this.ctx.db);
       });
     // Not held as JSON any more: taken from the store and inflated below straight into the
     // answer (held as JSON again, the bounties that come and go would promote entries that soon
@@ -439,7 +440,8 @@ export class BountiesService {
     const missing = page.filter((_r, i) => !kept[i] && !stored[i]);
     const built =
       missing.length > 0
-        ? await this.buildItems(await this.rowsOf(missing))
+        ? // This request has begun: its follow-up statements go ahead of the queue (decision 0039).
+          await this.buildItems(await this.rowsOf(missing, this.ctx.dbAhead), this.ctx.dbAhead)
         : new Map<number, Buffer>();
     // A bounty hidden since the walk found it has no row to build from: left out of this page
     // (the cursor still follows the walk).
@@ -495,12 +497,12 @@ export class BountiesService {
 
   /**
    * The bounties' columns for hits of a walk (which carry none), with each hit's rank and key,
-   * in the hits' order; a bounty hidden or deleted since the walk is left out.
+   * in the hits' order; a bounty hidden or deleted since the walk is left out. Read through `db`.
    */
-  private async rowsOf(hits: SearchHit[]): Promise<SearchRow[]> {
+  private async rowsOf(hits: SearchHit[], db: Db): Promise<SearchRow[]> {
     if (hits.every(isSearchRow)) return hits;
     const rows = await bountyRows(
-      this.ctx.db,
+      db,
       hits.map((h) => h.id),
     );
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -513,14 +515,15 @@ export class BountiesService {
   /**
    * The feed's JSON of each bounty of `rows` (one query for their rounds' claims), kept in the
    * item cache unless its bounty changed, or everything was dropped, while it was being built.
+   * Read through `db`.
    */
-  private async buildItems(rows: SearchRow[]): Promise<Map<number, Buffer>> {
+  private async buildItems(rows: SearchRow[], db: Db): Promise<Map<number, Buffer>> {
     const mark = this.itemCache.mark();
     const stored = this.itemStore.mark();
     const since = this.changes;
     const rounds = groupRounds(
       await claimsRepo.roundsWithClaims(
-        this.ctx.db,
+        db,
         rows.map((r) => r.id),
         FEED_CLAIMS_PER_ROUND,
       ),
