@@ -38,7 +38,7 @@ import { registerErrorHandler } from './plugins/error-handler';
 import { registerObservability } from './plugins/observability';
 import { InFlight, trackHandlers } from './plugins/in-flight';
 import { lazyChild } from './lib/lazy-logger';
-import { BOUND_REQ_ID, contextFields, REQUEST_ID_PATTERN, runContext } from './lib/request-context';
+import { BOUND_REQ_ID, contextFields, REQUEST_ID_PATTERN, runIn } from './lib/request-context';
 import { registerInputTextCheck } from './plugins/input-text';
 import { REDACT_PATHS, requestSerializers } from './plugins/logging';
 
@@ -57,8 +57,10 @@ export function createLogger(config: Config, stream?: DestinationStream): Fastif
       level: config.LOG_LEVEL,
       redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
       serializers: { ...requestSerializers, err: pino.stdSerializers.err },
-      // The request or job being served, on every line (lib/request-context.ts).
-      mixin: (_merge, _level, logger) => contextFields(logger),
+      // The request or job being served, on every line (lib/request-context.ts; LOG_CONTEXT=1).
+      ...(config.LOG_CONTEXT === '1'
+        ? { mixin: (_merge: object, _level: number, logger: object) => contextFields(logger) }
+        : {}),
     },
     stream,
   ) as FastifyBaseLogger;
@@ -136,13 +138,14 @@ export async function buildApp(root: Root, logger: FastifyBaseLogger): Promise<F
   app.decorate('inFlight', inFlight);
   trackHandlers(app as unknown as FastifyInstance, inFlight);
 
-  // Everything after this hook runs inside the request's context (log lines name the request).
-  // Every answer carries its request id and the security headers (what @fastify/helmet sent
+  // With LOG_CONTEXT=1, everything after this hook runs inside the request's context (every log
+  // line names the request; decision 0040). Every answer carries its request id and the security headers (what @fastify/helmet sent
   // with this configuration, set at once: issue 21 measured helmet's middleware chain).
+  const logContext = config.LOG_CONTEXT === '1';
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(SECURITY_HEADERS);
     reply.header('x-request-id', request.id);
-    runContext.run({ reqId: request.id }, done);
+    runIn(logContext, { reqId: request.id }, done);
   });
 
   registerErrorHandler(app);

@@ -58,6 +58,7 @@ const rateLimiter = await createRateLimiter(config, log);
 const jobs = new PgBossJobQueue(database, log, {
   heartbeatSeconds: config.JOB_HEARTBEAT_SECONDS,
   superviseIntervalSeconds: config.JOB_SUPERVISE_SECONDS,
+  logContext: config.LOG_CONTEXT === '1',
 });
 await jobs.start();
 // Demo data on a brand-new embedded database (CONTRACT.md SEED_DEMO), before anyone can ask.

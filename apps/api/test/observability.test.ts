@@ -3,11 +3,12 @@
  * /metrics in Prometheus text, liveness and readiness, and a request id on every answer and
  * every log line written while serving it.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildApp, createLogger } from '../src/app';
 import { createRoot } from '../src/composition';
 import { createDatabase } from '../src/db/client';
 import { MemoryJobQueue } from '../src/jobs/memory-queue';
+import { runContext } from '../src/lib/request-context';
 import { createTestApp, signUp, testConfig, type TestApp } from './helper';
 import { openStream } from './live-support';
 
@@ -157,8 +158,8 @@ describe('request ids', () => {
     expect(missing.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('names the request on every log line written while serving it, also by services', async () => {
-    t = await createTestApp();
+  it('names the request on every log line written while serving it, also by services (LOG_CONTEXT=1)', async () => {
+    t = await createTestApp({ env: { LOG_CONTEXT: '1' } });
     const before = t.logs.length;
     const res = await t.app.inject({
       method: 'POST',
@@ -178,5 +179,30 @@ describe('request ids', () => {
     for (const l of raw) expect(l.split('"reqId"').length).toBe(2);
     // Outside any request, no id.
     expect(lines.find((l) => l.msg === 'a service line')?.reqId).toBeUndefined();
+  });
+
+  it('by default names the request on its own lines only, and runs nothing in an AsyncLocalStorage', async () => {
+    t = await createTestApp();
+    expect(t.root.config.LOG_CONTEXT).toBe('0');
+    const before = t.logs.length;
+    const run = vi.spyOn(runContext, 'run');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/user',
+      headers: { 'x-request-id': 'req-trace-0002' },
+      payload: { email: 'trace2@example.com', password: 'Secret-pass1!', hunter: false },
+    });
+    expect(res.statusCode).toBeLessThan(300);
+    expect(res.headers['x-request-id']).toBe('req-trace-0002');
+    t.root.ctx.log.info('a service line');
+    const lines = t.logs.slice(before).map((l) => JSON.parse(l) as Record<string, unknown>);
+    // Fastify's lines for the request (received, answered) name it through its own logger.
+    const own = lines.filter((l) => l.msg !== 'a service line');
+    expect(own.length).toBeGreaterThanOrEqual(2);
+    for (const l of own) expect(l.reqId).toBe('req-trace-0002');
+    expect(lines.find((l) => l.msg === 'a service line')?.reqId).toBeUndefined();
+    // Nothing ran in the store: Node calls no promise hooks for it (decision 0040).
+    expect(run).not.toHaveBeenCalled();
+    run.mockRestore();
   });
 });

@@ -7,7 +7,7 @@ import { createRoot } from '../composition';
 import { createTestDatabase, signUp, testConfig, type TestDatabase } from '../../test/helper';
 import { FFMPEG, FFPROBE, makeVideo, tmpFile } from '../../test/media-fixtures';
 import { VIDEO_PREVIEW_JOB } from '../modules/media/media.service';
-import { PgBossJobQueue } from './pg-boss-queue';
+import { PgBossJobQueue, type PgBossQueueOptions } from './pg-boss-queue';
 import type { JobDefinition, JobRunInfo } from './types';
 
 const fast = {
@@ -44,10 +44,12 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!().catch(() => undefined);
 });
 
-async function setup(): Promise<{ db: TestDatabase; queue: PgBossJobQueue; lines: string[] }> {
+async function setup(
+  opts: PgBossQueueOptions = {},
+): Promise<{ db: TestDatabase; queue: PgBossJobQueue; lines: string[] }> {
   const db = await createTestDatabase();
   const { log, lines } = quietLog();
-  const queue = new PgBossJobQueue(db.handle, log as never, fast);
+  const queue = new PgBossJobQueue(db.handle, log as never, { ...fast, ...opts });
   cleanups.push(() => db.drop());
   cleanups.push(() => queue.stop(1000));
   return { db, queue, lines };
@@ -56,17 +58,17 @@ async function setup(): Promise<{ db: TestDatabase; queue: PgBossJobQueue; lines
 // pg-boss installs its schema per fresh database: seconds on PGlite, more on a busy machine.
 describe('PgBossJobQueue', { timeout: 180_000 }, () => {
   it('runs sent jobs once, with their payload, and counts them by state', async () => {
-    const { queue, lines } = await setup();
+    const { queue, lines } = await setup({ logContext: true });
     const seen: object[] = [];
     const serviceLog = createLogger(
-      testConfig(),
+      testConfig({ LOG_CONTEXT: '1' }),
       new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }),
     );
     const def: JobDefinition = {
       name: 'test.echo',
       handler: async (p) => {
         seen.push(p);
-        // A service's own logger: the line still names the job it runs for.
+        // A service's own logger: the line still names the job it runs for (LOG_CONTEXT=1).
         serviceLog.info({ n: (p as { n: number }).n }, 'echo ran');
       },
     };

@@ -9,7 +9,7 @@
 import { PgBoss, fromPglite, type ConstructorOptions, type Job } from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../db/client';
-import { runContext } from '../lib/request-context';
+import { runIn } from '../lib/request-context';
 import type { JobDefinition, JobQueue, JobRunTotals, JobStats, SendOptions } from './types';
 
 export const JOB_SCHEMA = 'pgboss';
@@ -26,6 +26,8 @@ export interface PgBossQueueOptions {
   statsIntervalSeconds?: number;
   /** Whether this instance runs cron schedules. */
   schedule?: boolean;
+  /** Log lines written while a job runs name it (LOG_CONTEXT=1; lib/request-context.ts). */
+  logContext?: boolean;
 }
 
 export type JobCounts = Record<string, Record<string, number>>;
@@ -136,7 +138,7 @@ export class PgBossJobQueue implements JobQueue {
             this.totals.set(def.name, totals);
             try {
               // Log lines written while it runs name the job (lib/request-context.ts).
-              await runContext.run({ job: `${def.name}:${job.id}` }, () =>
+              await runIn(this.opts.logContext ?? false, { job: `${def.name}:${job.id}` }, () =>
                 def.handler(job.data ?? {}, {
                   attempt: job.retryCount + 1,
                   lastAttempt: job.retryCount >= (def.retryLimit ?? DEFAULT_RETRY_LIMIT),

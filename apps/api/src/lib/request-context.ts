@@ -1,7 +1,9 @@
 /**
  * The request (or job) a piece of code runs for, carried through async calls, so that every
  * log line written while serving it names it — also lines a service writes with the root
- * logger (createLogger's mixin), not only Fastify's own request logger.
+ * logger (createLogger's mixin), not only Fastify's own request logger. Only with LOG_CONTEXT=1
+ * (decision 0040): once anything runs in an AsyncLocalStorage, Node 20 calls its hooks for every
+ * promise of the process from then on.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
@@ -13,6 +15,11 @@ export interface RunContext {
 }
 
 export const runContext = new AsyncLocalStorage<RunContext>();
+
+/** Runs `fn` in `context` when `enabled` (LOG_CONTEXT=1), else just runs it. */
+export function runIn<T>(enabled: boolean, context: RunContext, fn: () => T): T {
+  return enabled ? runContext.run(context, fn) : fn();
+}
 
 /** Marks a logger that already carries `reqId` in its bindings (Fastify's per-request child). */
 export const BOUND_REQ_ID = Symbol('bountyhunt.boundReqId');
