@@ -92,7 +92,7 @@ const envSchema = z.object({
   /**
    * 1: every log line written while a request or job runs names it (`reqId`, `job`), also the
    * lines services write with the root logger. Off by default: it carries the request through
-   * AsyncLocalStorage, whose promise hooks cost Node 20 ~11 % of the API's CPU a search (decision
+   * AsyncLocalStorage, whose promise hooks cost Node 20 ~10 % of the API's CPU a search (decision
    * 0040). Fastify's own lines for a request name it either way.
    */
   LOG_CONTEXT: z.enum(['0', '1']).default('0'),
