@@ -139,8 +139,9 @@ export async function buildApp(root: Root, logger: FastifyBaseLogger): Promise<F
   trackHandlers(app as unknown as FastifyInstance, inFlight);
 
   // With LOG_CONTEXT=1, everything after this hook runs inside the request's context (every log
-  // line names the request; decision 0040). Every answer carries its request id and the security headers (what @fastify/helmet sent
-  // with this configuration, set at once: issue 21 measured helmet's middleware chain).
+  // line names the request; decision 0040). Every answer carries its request id and the
+  // security headers (what @fastify/helmet sent with this configuration, set at once: issue 21
+  // measured helmet's middleware chain).
   const logContext = config.LOG_CONTEXT === '1';
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(SECURITY_HEADERS);

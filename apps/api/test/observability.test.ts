@@ -161,16 +161,7 @@ describe('request ids', () => {
   it('names the request on every log line written while serving it, also by services (LOG_CONTEXT=1)', async () => {
     t = await createTestApp({ env: { LOG_CONTEXT: '1' } });
     const before = t.logs.length;
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/user',
-      headers: { 'x-request-id': 'req-trace-0001' },
-      payload: { email: 'trace@example.com', password: 'Secret-pass1!', hunter: false },
-    });
-    expect(res.statusCode).toBeLessThan(300);
-    // A service logs with the root logger (no Fastify binding) while serving the request.
-    t.root.ctx.log.info('a service line');
-    const lines = t.logs.slice(before).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const { lines } = await signUpTraced(t, 'req-trace-0001', 'trace@example.com');
     const during = lines.filter((l) => l.msg !== 'a service line');
     expect(during.length).toBeGreaterThanOrEqual(2);
     for (const l of during) expect(l.reqId).toBe('req-trace-0001');
@@ -184,25 +175,39 @@ describe('request ids', () => {
   it('by default names the request on its own lines only, and runs nothing in an AsyncLocalStorage', async () => {
     t = await createTestApp();
     expect(t.root.config.LOG_CONTEXT).toBe('0');
-    const before = t.logs.length;
     const run = vi.spyOn(runContext, 'run');
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/user',
-      headers: { 'x-request-id': 'req-trace-0002' },
-      payload: { email: 'trace2@example.com', password: 'Secret-pass1!', hunter: false },
-    });
-    expect(res.statusCode).toBeLessThan(300);
+    let traced: Awaited<ReturnType<typeof signUpTraced>>;
+    try {
+      traced = await signUpTraced(t, 'req-trace-0002', 'trace2@example.com');
+      // Nothing ran in the store: Node calls no promise hooks for it (decision 0040).
+      expect(run).not.toHaveBeenCalled();
+    } finally {
+      run.mockRestore();
+    }
+    const { res, lines } = traced;
     expect(res.headers['x-request-id']).toBe('req-trace-0002');
-    t.root.ctx.log.info('a service line');
-    const lines = t.logs.slice(before).map((l) => JSON.parse(l) as Record<string, unknown>);
     // Fastify's lines for the request (received, answered) name it through its own logger.
     const own = lines.filter((l) => l.msg !== 'a service line');
     expect(own.length).toBeGreaterThanOrEqual(2);
     for (const l of own) expect(l.reqId).toBe('req-trace-0002');
     expect(lines.find((l) => l.msg === 'a service line')?.reqId).toBeUndefined();
-    // Nothing ran in the store: Node calls no promise hooks for it (decision 0040).
-    expect(run).not.toHaveBeenCalled();
-    run.mockRestore();
   });
 });
+
+/**
+ * Signs up with `x-request-id: reqId`, then writes a line with the root logger (as a service
+ * does, no Fastify binding): the answer and every log line written since.
+ */
+async function signUpTraced(app: TestApp, reqId: string, email: string) {
+  const before = app.logs.length;
+  const res = await app.app.inject({
+    method: 'POST',
+    url: '/user',
+    headers: { 'x-request-id': reqId },
+    payload: { email, password: 'Secret-pass1!', hunter: false },
+  });
+  expect(res.statusCode).toBeLessThan(300);
+  app.root.ctx.log.info('a service line');
+  const lines = app.logs.slice(before).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { res, lines };
+}
