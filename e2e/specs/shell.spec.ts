@@ -122,6 +122,13 @@ describe('main layout', () => {
     expect(await nav.getByRole('link', { name: 'Messages' }).isVisible()).toBe(true);
     await page.setViewportSize({ width: 375, height: 740 });
     expect(await label.isVisible()).toBe(false);
+    // On a small phone all five share the width: none reaches past the screen's edge.
+    await page.setViewportSize({ width: 320, height: 640 });
+    const rights = await nav
+      .getByRole('link')
+      .evaluateAll((links) => links.map((a) => a.getBoundingClientRect().right));
+    expect(rights).toHaveLength(5);
+    for (const right of rights) expect(right).toBeLessThanOrEqual(320);
   });
 
   db('every navigation scrolls to the top', async () => {

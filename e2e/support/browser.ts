@@ -26,14 +26,39 @@ export const PHONE = { width: 375, height: 740 };
 
 /**
  * Fails when the page is wider than its window: a phone user would have to scroll sideways
- * (an element that does not wrap or shrink, or one stretched past its row).
+ * (an element that does not wrap or shrink, or one stretched past its row). Right after a
+ * resize the page may still be settling (cards added in steps, images arriving), so it is
+ * read until it fits, for up to two seconds; a page that still does not fit names the
+ * elements that reach past the window's right edge.
  */
 export async function expectNoSideScroll(page: Page, what = page.url()): Promise<void> {
-  const { scroll, inner } = await page.evaluate(() => ({
-    scroll: document.documentElement.scrollWidth,
-    inner: window.innerWidth,
-  }));
-  expect(scroll, `${what} is ${scroll}px wide in a ${inner}px window`).toBeLessThanOrEqual(inner);
+  const read = () =>
+    page.evaluate(() => {
+      const inner = window.innerWidth;
+      const scroll = document.documentElement.scrollWidth;
+      const past: string[] = [];
+      if (scroll > inner)
+        for (const el of Array.from(document.body.querySelectorAll<HTMLElement>('*'))) {
+          const { right, width } = el.getBoundingClientRect();
+          if (right > inner + 0.5 && getComputedStyle(el).position !== 'fixed')
+            past.push(
+              `${el.tagName.toLowerCase()}${el.dataset.testid ? `[${el.dataset.testid}]` : ''}` +
+                `.${String(el.className).split(' ').slice(0, 2).join('.')} ` +
+                `(${Math.round(width)}px wide, right edge ${Math.round(right)}px)`,
+            );
+        }
+      return { scroll, inner, past: past.slice(0, 8) };
+    });
+  let seen = await read();
+  for (let waited = 0; seen.scroll > seen.inner && waited < 2000; waited += 250) {
+    await page.waitForTimeout(250);
+    seen = await read();
+  }
+  expect(
+    seen.scroll,
+    `${what} is ${seen.scroll}px wide in a ${seen.inner}px window; past its edge: ` +
+      seen.past.join('; '),
+  ).toBeLessThanOrEqual(seen.inner);
 }
 
 export interface BrowserKit {

@@ -100,6 +100,8 @@ export function BottomNav() {
             component={RouterLink}
             to={to}
             sx={{
+              // MUI's 80px minimum is 400px for five actions: past a 375px screen's edge.
+              minWidth: 0,
               color: 'text.secondary',
               '&.Mui-selected': { color: 'secondary.main' },
               [`@media (max-width: ${UI.mobileBreakpoint}px)`]: {
