@@ -106,6 +106,10 @@ describe('signup plan and payment', () => {
       .toContain('200');
     // Confetti is a canvas laid over the page for five seconds.
     await expect.poll(() => page.locator('canvas').count()).toBeGreaterThan(0);
+    // The screenshots come after it (its canvas is removed when it ends): twice in CI, resizing
+    // the window while it ran left the page styled for the old width (header and bottom nav
+    // laid out as on a desktop in a 375px window, 501px wide), which no phone user meets.
+    await expect.poll(() => page.locator('canvas').count(), { timeout: 15_000 }).toBe(0);
     await b.shot(page, 'home-after-payment');
 
     const user = await currentUser(m.token);

@@ -125,6 +125,14 @@ export function useBrowser(spec: string): BrowserKit {
       ] as const;
       for (const [label, size] of opts.desktopOnly ? sizes.slice(0, 1) : sizes) {
         await page.setViewportSize(size);
+        // The page's media queries answer for the new width before it is judged.
+        await page
+          .waitForFunction(
+            (w) => window.innerWidth === w && matchMedia(`(max-width: ${w}px)`).matches,
+            size.width,
+            { timeout: 3000 },
+          )
+          .catch(() => undefined);
         await page.waitForTimeout(150);
         await page.screenshot({ path: path.join(dir, `${name}-${label}.png`), fullPage: true });
         if (size === PHONE) await expectNoSideScroll(page, `${spec}/${name}`);
