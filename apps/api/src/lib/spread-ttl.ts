@@ -9,3 +9,26 @@
 export function spreadTtl(ttlMs: number, random: () => number = Math.random): number {
   return ttlMs * (1 - random() / 2);
 }
+
+/**
+ * When an entry kept for `ttlMs` is due to be read again ahead of its time (decision 0041): in
+ * the last fifth of its time, at most the last 2 s. A request that finds an entry past this
+ * point is answered from it and starts the new read in the background, so a user who keeps
+ * reading never waits on the database for it; the time limit still bounds what it holds.
+ */
+export function refreshAheadAt(keptAt: number, ttlMs: number): number {
+  return keptAt + ttlMs - Math.min(ttlMs / 5, 2000);
+}
+
+/**
+ * True once an entry reached `refreshAt` while still fresh (before `until`), and only the first
+ * time (it marks the entry); a new entry put in its place by `keep` starts again.
+ */
+export function claimRefresh(
+  e: { refreshAt: number; until: number; refreshing?: boolean } | undefined,
+  now: number,
+): boolean {
+  if (!e || e.refreshing || now < e.refreshAt || now >= e.until) return false;
+  e.refreshing = true;
+  return true;
+}

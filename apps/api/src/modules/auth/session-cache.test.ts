@@ -19,6 +19,28 @@ function cacheAt(ttl = 1000) {
 }
 
 describe('SessionCache', () => {
+  it('asks once, near the end of its time, for the session to be read again ahead', () => {
+    const { cache, clock } = cacheAt(20_000);
+    cache.keep('a', session(1, 11, 100_000), cache.generation());
+    // The last fifth of the time, at most 2 s: from 18 s.
+    clock.now = 17_999;
+    expect(cache.refreshDue('a')).toBe(false);
+    clock.now = 18_000;
+    expect(cache.refreshDue('a')).toBe(true);
+    expect(cache.refreshDue('a')).toBe(false);
+    expect(cache.get('a', 18_000)?.actor.sessionId).toBe(11);
+    // Kept again at 18 s: trusted until 38 s, read ahead from 36 s.
+    cache.keep('a', session(1, 11, 100_000), cache.generation());
+    clock.now = 35_999;
+    expect(cache.refreshDue('a')).toBe(false);
+    clock.now = 36_000;
+    expect(cache.refreshDue('a')).toBe(true);
+    // A read ahead that found no session drops it.
+    cache.drop('a');
+    expect(cache.get('a', 36_000)).toBeUndefined();
+    expect(cache.refreshDue('a')).toBe(false);
+  });
+
   it('keeps a session for its time limit, and never past the session’s expiry', () => {
     const { cache, clock } = cacheAt(1000);
     cache.keep('a', session(1, 11, 5000), cache.generation());

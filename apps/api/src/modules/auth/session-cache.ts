@@ -12,7 +12,7 @@
  * HOLD_MS afterwards (a lookup meanwhile may still read what is about to change).
  */
 import type { Actor } from '../../context';
-import { spreadTtl } from '../../lib/spread-ttl';
+import { claimRefresh, refreshAheadAt, spreadTtl } from '../../lib/spread-ttl';
 
 export interface CachedSession {
   actor: Actor;
@@ -34,6 +34,9 @@ export interface Forget {
 interface Entry extends CachedSession {
   /** Wall-clock ms until which it is trusted (read + spreadTtl). */
   until: number;
+  /** From when (wall-clock ms) a use reads it again in the background (refreshAheadAt). */
+  refreshAt: number;
+  refreshing?: boolean;
 }
 
 export class SessionCache {
@@ -83,7 +86,27 @@ export class SessionCache {
     }
     // Spread when first kept; kept again, the whole TTL, so it keeps its moment (spreadTtl).
     const ttl = this.entries.delete(hash) ? this.ttlMs : spreadTtl(this.ttlMs, this.random);
-    this.entries.set(hash, { ...session, until: this.wallClock() + ttl });
+    const now = this.wallClock();
+    this.entries.set(hash, {
+      actor: session.actor,
+      expiresAt: session.expiresAt,
+      lastUsedAt: session.lastUsedAt,
+      until: now + ttl,
+      refreshAt: refreshAheadAt(now, ttl),
+    });
+  }
+
+  /**
+   * True, once, when the fresh entry for `hash` is near the end of its time: the caller reads the
+   * session again in the background and `keep`s it (decision 0041).
+   */
+  refreshDue(hash: string): boolean {
+    return claimRefresh(this.entries.get(hash), this.wallClock());
+  }
+
+  /** The session is gone from the database (a background read found none). */
+  drop(hash: string): void {
+    this.entries.delete(hash);
   }
 
   /** The session was used: its last use moves (touches are throttled by it). */

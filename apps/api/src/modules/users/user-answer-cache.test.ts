@@ -3,11 +3,39 @@ import { HOLD_MS, UserAnswerCache } from './user-answer-cache';
 
 function cacheAt(ttlMs: number, max = 100) {
   const clock = { now: 1_000_000 };
-  const cache = new UserAnswerCache<string>(ttlMs, max, () => clock.now, () => 0);
+  const cache = new UserAnswerCache<string>(
+    ttlMs,
+    max,
+    () => clock.now,
+    () => 0,
+  );
   return { cache, clock };
 }
 
 describe('UserAnswerCache', () => {
+  it('asks once, in the last fifth of its time, for the answer to be read again ahead', () => {
+    const { cache, clock } = cacheAt(10_000);
+    cache.keep(1, 'a', cache.generation());
+    clock.now += 7_999;
+    expect(cache.refreshDue(1)).toBe(false);
+    clock.now += 1;
+    expect(cache.refreshDue(1)).toBe(true);
+    // Once: the read is under way.
+    expect(cache.refreshDue(1)).toBe(false);
+    expect(cache.get(1)).toBe('a');
+    // Kept again: a whole new time, and a new read ahead near its end.
+    cache.keep(1, 'b', cache.generation());
+    clock.now += 7_999;
+    expect(cache.get(1)).toBe('b');
+    expect(cache.refreshDue(1)).toBe(false);
+    clock.now += 1;
+    expect(cache.refreshDue(1)).toBe(true);
+    // Past its time nothing is read ahead: the next request reads it itself.
+    clock.now += 2_000;
+    expect(cache.refreshDue(1)).toBe(false);
+    expect(cache.refreshDue(2)).toBe(false);
+  });
+
   it('keeps an answer for its time and no longer', () => {
     const { cache, clock } = cacheAt(10_000);
     cache.keep(1, 'a', cache.generation());

@@ -10,13 +10,16 @@
  * gap on the bus) is not kept either: the generation moves with it.
  */
 
-import { spreadTtl } from '../../lib/spread-ttl';
+import { claimRefresh, refreshAheadAt, spreadTtl } from '../../lib/spread-ttl';
 
 /** After a user changed, their answers are not kept for this long (as sessions: decision 0015). */
 export const HOLD_MS = 2000;
 
 export class UserAnswerCache<V> {
-  private readonly entries = new Map<number, { value: V; until: number }>();
+  private readonly entries = new Map<
+    number,
+    { value: V; until: number; refreshAt: number; refreshing?: boolean }
+  >();
   private gen = 0;
   /** Users forgotten lately, and until when (wall-clock ms) none of their answers is kept. */
   private readonly held = new Map<number, number>();
@@ -62,7 +65,16 @@ export class UserAnswerCache<V> {
     }
     // Spread when first kept; kept again, the whole TTL, so it keeps its moment (spreadTtl).
     const ttl = again ? this.ttlMs : spreadTtl(this.ttlMs, this.random);
-    this.entries.set(userId, { value, until: this.wallClock() + ttl });
+    const now = this.wallClock();
+    this.entries.set(userId, { value, until: now + ttl, refreshAt: refreshAheadAt(now, ttl) });
+  }
+
+  /**
+   * True, once, when the fresh answer of `userId` is near the end of its time: the caller reads
+   * it again in the background and `keep`s it (decision 0041).
+   */
+  refreshDue(userId: number): boolean {
+    return claimRefresh(this.entries.get(userId), this.wallClock());
   }
 
   forget(userIds: Iterable<number>): void {

@@ -134,7 +134,21 @@ export class UsersService {
   /** GET /user: from the answer cache when this instance has read it lately (decision 0022). */
   async current(actor: Actor): Promise<CurrentUser> {
     const kept = this.answers.get(actor.userId);
-    if (kept) return kept;
+    if (!kept) return this.readCurrent(actor);
+    if (this.answers.refreshDue(actor.userId)) {
+      // Near the end of its time: answered from the cache, read again behind the answer.
+      void this.readCurrent(actor).catch((err: unknown) =>
+        this.ctx.log.warn(
+          { err: { message: (err as Error).message } },
+          'users: a read ahead of the cache time failed',
+        ),
+      );
+    }
+    return kept;
+  }
+
+  /** The user's answer read from the database, and kept. */
+  private async readCurrent(actor: Actor): Promise<CurrentUser> {
     const generation = this.answers.generation();
     const row = await findUserWithHunter(this.ctx.db, actor.userId);
     if (!row) throw unauthorized();
