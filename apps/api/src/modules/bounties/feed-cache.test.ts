@@ -49,11 +49,53 @@ describe('FeedCache', () => {
     const first = await Promise.all(Array.from({ length: 20 }, () => cache.get('k', build)));
     expect(builds).toBe(1);
     expect(new Set(first.map((p) => p.json))).toEqual(new Set(['v1']));
-    now = 999;
+    now = 799;
     expect((await cache.get('k', build)).json).toBe('v1');
     now = 1000;
     expect((await cache.get('k', build)).json).toBe('v2');
     expect(builds).toBe(2);
+  });
+
+  it('builds a page again behind the answer in the last fifth of its time (decision 0041)', async () => {
+    let now = 0;
+    const cache = new FeedCache(1000, 10, () => now);
+    let n = 0;
+    let release = () => {};
+    const build = () =>
+      new Promise<FeedPage>((resolve) => {
+        const v = ++n;
+        release = () => resolve(page(`v${v}`));
+      });
+    const first = cache.get('k', build);
+    release();
+    expect((await first).json).toBe('v1');
+    now = 799;
+    expect((await cache.get('k', build)).json).toBe('v1');
+    expect(n).toBe(1);
+    // From 800: answered as kept, and one build starts behind the answer.
+    now = 800;
+    expect((await cache.get('k', build)).json).toBe('v1');
+    expect(n).toBe(2);
+    now = 900;
+    expect((await cache.get('k', build)).json).toBe('v1');
+    expect(n).toBe(2);
+    release();
+    await new Promise((r) => setTimeout(r, 0));
+    // v2 counts its time from its build's start (800): past v1's time, fresh until 1800.
+    now = 1100;
+    expect((await cache.get('k', build)).json).toBe('v2');
+    expect(n).toBe(2);
+    // A page dropped while it was built again is not kept: the next caller builds.
+    now = 1600;
+    expect((await cache.get('k', build)).json).toBe('v2');
+    expect(n).toBe(3);
+    cache.clear();
+    release();
+    await new Promise((r) => setTimeout(r, 0));
+    const after = cache.get('k', build);
+    expect(n).toBe(4);
+    release();
+    expect((await after).json).toBe('v4');
   });
 
   it('builds anew after clear(), keeps no failed build, and holds at most maxEntries', async () => {

@@ -2,7 +2,8 @@
  * A micro-cache of feed pages (POST /bounty/search): the home feed is the same page for
  * everyone and a popular term is asked again and again, so each distinct request is built at
  * most once per FEED_CACHE_MS (default 1 s) per API instance; callers that arrive while it is
- * being built wait for that one build. Pages are kept as the JSON the route sends
+ * being built wait for that one build. A page still read near the end of its time is built again
+ * behind the answers (decision 0041), so its readers do not wait for that build. Pages are kept as the JSON the route sends
  * (and, once asked for, as brotli or gzip of it).
  *
  * Bounties posted, rounds opened or closed and claims posted through this instance clear it at
@@ -11,7 +12,7 @@
  *
  * The bounty page keeps its answers in a second one (bounties.service.ts, decision 0016).
  */
-import { spreadTtl } from '../../lib/spread-ttl';
+import { refreshAheadAt, spreadTtl } from '../../lib/spread-ttl';
 import type { CompressedOnce } from '../../plugins/compress';
 
 export interface FeedPage {
@@ -73,12 +74,36 @@ export class FeedCache<P = FeedPage, K extends string | number = string> {
   async get(key: K, build: () => Promise<P>): Promise<P> {
     if (!this.enabled) return build();
     const hit = this.peek(key);
-    if (hit) return hit;
+    if (hit) {
+      this.readAhead(key, build);
+      return hit;
+    }
     const stale = this.staleWhileRebuilding ? this.stale(key, build) : undefined;
     if (stale) return stale;
     const page = build();
     this.keep(key, page, this.generation);
     return page;
+  }
+
+  /**
+   * A fresh page near the end of its time (its last fifth, at most 2 s: refreshAheadAt) is built
+   * again behind the answer, when a background build is free (decision 0041): readers of a page
+   * read all the time never wait on its build, as they did when it ran out each TTL (at
+   * 1,000,000 claims the home feed's build made the readers of that moment wait ~30 ms). The new
+   * page counts its time from the start of its build, so nothing shown is older than the TTL
+   * allows; it is kept only if nothing dropped the old one meanwhile. Stale-while-rebuilding
+   * caches answer past their time anyway.
+   */
+  private readAhead(key: K, build: () => Promise<P>): void {
+    if (this.staleWhileRebuilding) return;
+    const e = this.entries.get(key);
+    if (!e || e.rebuilding || this.now() < refreshAheadAt(e.at, e.ttl)) return;
+    this.rebuild([key], async () => {
+      const generation = this.generation;
+      const startedAt = this.now();
+      const page = await build();
+      if (this.entries.get(key) === e) this.keep(key, Promise.resolve(page), generation, startedAt);
+    });
   }
 
   /**
@@ -170,11 +195,12 @@ export class FeedCache<P = FeedPage, K extends string | number = string> {
     if (this.enabled && mark === this.generation) this.keep(key, Promise.resolve(page), mark);
   }
 
-  private keep(key: K, page: Promise<P>, generation: number): void {
+  /** `at`: when what the page shows was read (a build's start), if not now. */
+  private keep(key: K, page: Promise<P>, generation: number, at = this.now()): void {
     // Spread when first kept; kept again (rebuilt past its time), it keeps the moment it had.
     const spread = this.staleWhileRebuilding && !this.entries.has(key);
     const ttl = spread ? spreadTtl(this.ttlMs, this.random) : this.ttlMs;
-    const entry: Entry<P> = { at: this.now(), ttl, generation, page };
+    const entry: Entry<P> = { at, ttl, generation, page };
     this.entries.delete(key);
     this.entries.set(key, entry);
     // A failed build is not kept: the next caller tries again.
