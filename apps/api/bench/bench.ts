@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- --smoke] [--db postgres,pglite,embedded] [--duration S] [--connections N]
  *   [--small-bounties N] [--large-bounties N] [--claims-per-bounty K] [--members M]
- *   [--no-large] [--pglite-large] [--keep] [--no-soak]`
+ *   [--no-large] [--pglite-large] [--keep] [--no-soak] [--client autocannon|wrk]`
  * `npm run bench -- --soak 30m [--soak-scale F] [--soak-port N]`: only the soak (soak.ts).
  *
  * For each database (PostgreSQL on 127.0.0.1:5432, then PGlite): a fresh database with
@@ -37,6 +37,7 @@ import {
 } from './fixtures';
 import { BARE, ENDPOINTS, type Endpoint, type Fixtures } from './endpoints';
 import { generateData } from './generate';
+import { findWrk } from './wrk-drive';
 import { LoadClient } from './load-client';
 import { rawConnection, type RawDb } from './raw-db';
 import { liveMarkdown, runLive, type LiveResult } from './live-bench';
@@ -82,6 +83,8 @@ const { values: args } = parseArgs({
     'soak-port': { type: 'string' },
     'no-soak': { type: 'boolean', default: false },
     'no-tree': { type: 'boolean', default: false },
+    /** autocannon (the default) or wrk for the measured runs (wrk-drive.ts, decision 0042). */
+    client: { type: 'string', default: 'autocannon' },
   },
 });
 
@@ -106,7 +109,16 @@ const opts = {
   large: !args['no-large'],
   pgliteLarge: args['pglite-large'],
   only: args.only?.split(',').map((s) => s.trim()),
+  wrk: args.client === 'wrk',
 };
+if (args.client !== 'autocannon' && args.client !== 'wrk') {
+  console.error('--client is autocannon or wrk');
+  process.exit(2);
+}
+if (opts.wrk && !findWrk()) {
+  console.error('--client wrk: wrk is not installed (apt-get install -y wrk)');
+  process.exit(2);
+}
 // BENCH_PORT moves both ports (product on it, floor on it + 100), for two benches at once.
 const PRODUCT_PORT = Number(process.env.BENCH_PORT ?? 5752);
 const FLOOR_PORT = PRODUCT_PORT + 100;
@@ -305,7 +317,10 @@ async function measure(server: Server, ep: Endpoint, fx: Fixtures): Promise<Meas
   resetPeakRss(server.proc.pid!);
   const cpuBefore = cpuSeconds(server.proc.pid!);
   const loadBefore = loadSnapshot(server.proc.pid!, lc.pid);
-  const r = await lc.drive(server.base, opts.connections, { seconds: opts.duration });
+  const r = await lc.drive(server.base, opts.connections, {
+    seconds: opts.duration,
+    wrk: opts.wrk && !ep.noRepeat,
+  });
   const cpuAfter = cpuSeconds(server.proc.pid!);
   const machineNow = machineLoad(loadBefore, loadSnapshot(server.proc.pid!, lc.pid));
   if (machineNow) {
@@ -947,7 +962,7 @@ function markdown(report: {
   lines.push(`# API benchmark ${report.startedAt}`, '');
   lines.push(
     `Machine: ${report.machine.cpus} × ${report.machine.cpuModel}, ${report.machine.memGb} GB, Node ${report.machine.node}. ` +
-      `autocannon: ${opts.connections} connections, no pipelining, ${opts.duration} s per endpoint` +
+      `${opts.wrk ? 'wrk (votes: autocannon)' : 'autocannon'}: ${opts.connections} connections, no pipelining, ${opts.duration} s per endpoint` +
       `${opts.warmup ? ` after a first pass over the sampled ids or terms (reported apart) and ${opts.warmup} s warm-up` : ''}. Floor: bare Fastify, same SQL, raw driver.`,
     '',
   );

@@ -42,6 +42,8 @@ export interface Endpoint {
   passSize?(fx: Fixtures, who: 'product' | 'floor'): number;
   /** Measured on the product only (the same-SQL floor answers no compressed JSON). */
   productOnly?: boolean;
+  /** Each request must be new (a vote): driven by autocannon even with `--client wrk`. */
+  noRepeat?: boolean;
 }
 
 const json = { 'content-type': 'application/json' };
@@ -240,6 +242,7 @@ export const ENDPOINTS: Endpoint[] = [
   },
   {
     name: 'vote',
+    noRepeat: true,
     label: 'vote (distinct members)',
     method: 'POST',
     route: '/vote',

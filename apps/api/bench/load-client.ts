@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { PerformanceObserver } from 'node:perf_hooks';
 import autocannon, { type Request, type Result } from 'autocannon';
 import { BARE, ENDPOINTS, type Fixtures } from './endpoints';
+import { driveWrk } from './wrk-drive';
 
 type Who = 'product' | 'floor';
 
@@ -41,6 +42,8 @@ type ToClient =
       connections: number;
       seconds?: number;
       amount?: number;
+      /** A measured run sent by wrk (wrk-drive.ts) instead of autocannon. */
+      wrk?: boolean;
     };
 type FromClient = { id: number; result?: DriveResult; error?: string };
 
@@ -88,11 +91,14 @@ export class LoadClient {
     this.send({ type: 'request', endpoint, who });
   }
 
-  /** `seconds` of load, or `amount` requests, from `connections` connections, no pipelining. */
+  /**
+   * `seconds` of load, or `amount` requests, from `connections` connections, no pipelining;
+   * `seconds` of it sent by wrk with `wrk` (the same rotation of requests).
+   */
   drive(
     url: string,
     connections: number,
-    run: { seconds: number } | { amount: number },
+    run: { seconds: number; wrk?: boolean } | { amount: number },
   ): Promise<DriveResult> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -140,6 +146,34 @@ function serve() {
         return;
       }
       const gcBefore = gcMs;
+      // The run's figures, with the client's GC pauses during it and its heap after it.
+      const done = (r: Omit<DriveResult, 'gcMs' | 'heapMb'>) =>
+        reply({
+          id: m.id,
+          result: {
+            ...r,
+            gcMs: Math.round((gcMs - gcBefore) * 10) / 10,
+            heapMb: Math.round(process.memoryUsage().heapUsed / 1e5) / 10,
+          },
+        });
+      const failed = (err: unknown) =>
+        reply({ id: m.id, error: err instanceof Error ? err.message : String(err) });
+      if (m.wrk && m.seconds !== undefined) {
+        driveWrk(m.url, request, m.connections, m.seconds).then(
+          (w) =>
+            done({
+              requests: { total: w.total },
+              duration: w.seconds,
+              latency: { p50: w.p50, p99: w.p99, mean: w.mean },
+              throughput: { total: w.bytes },
+              statusCodes: {},
+              non2xx: w.non2xx,
+              errors: w.errors,
+            }),
+          failed,
+        );
+        return;
+      }
       autocannon({
         url: m.url,
         connections: m.connections,
@@ -154,23 +188,17 @@ function serve() {
             const statusCodes: Record<string, number> = {};
             for (const [code, v] of Object.entries(r.statusCodeStats ?? {}))
               statusCodes[code] = v.count;
-            reply({
-              id: m.id,
-              result: {
-                requests: { total: r.requests.total },
-                duration: r.duration,
-                latency: { p50: r.latency.p50, p99: r.latency.p99, mean: r.latency.mean },
-                throughput: { total: r.throughput.total },
-                statusCodes,
-                non2xx: r.non2xx,
-                errors: r.errors,
-                gcMs: Math.round((gcMs - gcBefore) * 10) / 10,
-                heapMb: Math.round(process.memoryUsage().heapUsed / 1e5) / 10,
-              },
+            done({
+              requests: { total: r.requests.total },
+              duration: r.duration,
+              latency: { p50: r.latency.p50, p99: r.latency.p99, mean: r.latency.mean },
+              throughput: { total: r.throughput.total },
+              statusCodes,
+              non2xx: r.non2xx,
+              errors: r.errors,
             });
           }),
-        (err: unknown) =>
-          reply({ id: m.id, error: err instanceof Error ? err.message : String(err) }),
+        failed,
       );
     }
   });

@@ -43,11 +43,13 @@ export interface MachineLoad {
 }
 
 /** CPU ticks (user + system, 100 a second) a process has used so far; throws when it is gone. */
-export function processTicks(pid: number): number {
+export function processTicks(pid: number, withChildren = false): number {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime: fields 14 and 15 of stat(5).
-  return Number(fields[11]) + Number(fields[12]);
+  // utime and stime: fields 14 and 15 of stat(5); cutime and cstime (16, 17) add the children
+  // it has waited for (the load client's wrk runs).
+  const own = Number(fields[11]) + Number(fields[12]);
+  return withChildren ? own + Number(fields[13]) + Number(fields[14]) : own;
 }
 
 function postgresTicks(): Map<number, number> {
@@ -81,7 +83,7 @@ export function loadSnapshot(serverPid: number, clientPid?: number): LoadSnapsho
       steal: v[7]!,
       server: processTicks(serverPid),
       db: postgresTicks(),
-      clientUs: cpu ? cpu.user + cpu.system : processTicks(clientPid!) * (1e6 / HZ),
+      clientUs: cpu ? cpu.user + cpu.system : processTicks(clientPid!, true) * (1e6 / HZ),
     };
   } catch {
     return null;

@@ -1,0 +1,100 @@
+/** The bench's wrk client (bench/wrk-drive.ts): its report parser, and a real run when installed. */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { driveWrk, findWrk, parseWrk } from '../bench/wrk-drive';
+
+const REPORT = `Running 10s test @ http://127.0.0.1:5762
+  1 threads and 50 connections
+  Thread Stats   Avg      Stdev     Max   +/- Stdev
+    Latency     3.90ms    2.11ms  41.20ms   85.12%
+    Req/Sec    11.58k     1.02k   13.01k    71.00%
+  Latency Distribution
+     50%  812.00us
+     75%    4.61ms
+     90%    6.51ms
+     99%   12.33ms
+  115206 requests in 10.00s, 1.50GB read
+  Socket errors: connect 0, read 2, write 0, timeout 1
+  Non-2xx or 3xx responses: 3
+Requests/sec:  11520.68
+Transfer/sec:    153.60MB
+`;
+
+describe('parseWrk', () => {
+  it('reads totals, percentiles in ms, bytes, errors and non-2xx answers', () => {
+    expect(parseWrk(REPORT)).toEqual({
+      total: 115206,
+      seconds: 10,
+      p50: 0.812,
+      p99: 12.33,
+      mean: 3.9,
+      bytes: Math.round(1.5 * 1024 ** 3),
+      non2xx: 3,
+      errors: 3,
+    });
+  });
+
+  it('refuses a report it cannot read', () => {
+    expect(() => parseWrk('unable to connect to 127.0.0.1:1 Connection refused')).toThrow(
+      /unreadable/,
+    );
+  });
+});
+
+describe.skipIf(!findWrk())('driveWrk', () => {
+  it("sends the rotation's requests (method, path, headers, body) and counts non-2xx", async () => {
+    const seen = new Map<string, number>();
+    const server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const key = `${req.method} ${req.url} ${req.headers.authorization ?? '-'} ${body || '-'}`;
+        seen.set(key, (seen.get(key) ?? 0) + 1);
+        res.writeHead(req.url === '/missing' ? 404 : 200, { 'content-type': 'application/json' });
+        res.end('{"ok":true}');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    let k = 0;
+    const paths = ['/a', '/b', '/missing'];
+    try {
+      const r = await driveWrk(
+        `http://127.0.0.1:${port}`,
+        {
+          method: 'POST',
+          setupRequest: (req) => {
+            const i = k++;
+            return {
+              ...req,
+              path: paths[i % 3],
+              headers: { 'content-type': 'application/json', authorization: `Bearer t${i % 2}` },
+              body: JSON.stringify({ term: `w${i % 2}` }),
+            };
+          },
+        },
+        4,
+        1,
+      );
+      expect(r.total).toBeGreaterThan(30);
+      expect(r.errors).toBe(0);
+      // A third of the rotation answers 404.
+      expect(r.non2xx).toBeGreaterThan(r.total / 4);
+      expect(r.non2xx).toBeLessThan(r.total / 2.5);
+      expect(r.p99).toBeGreaterThanOrEqual(r.p50);
+      expect(r.bytes).toBeGreaterThan(r.total * 11);
+      // The rotation's six distinct requests, each as built: nothing else.
+      expect([...seen.keys()].sort()).toEqual([
+        'POST /a Bearer t0 {"term":"w0"}',
+        'POST /a Bearer t1 {"term":"w1"}',
+        'POST /b Bearer t0 {"term":"w0"}',
+        'POST /b Bearer t1 {"term":"w1"}',
+        'POST /missing Bearer t0 {"term":"w0"}',
+        'POST /missing Bearer t1 {"term":"w1"}',
+      ]);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
