@@ -117,11 +117,16 @@ export function parseWrk(out: string): WrkResult {
   const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   if (!total || !read) throw new Error(`wrk: unreadable report:\n${out}`);
   const seconds = Number(total[2]) * (total[3] === 'ms' ? 0.001 : total[3] === 'm' ? 60 : 1);
+  const p50 = pct('50');
+  const p99 = pct('99');
+  // A report without its latency lines (no --latency, or no answer at all) would put NaN in
+  // the results as if measured.
+  if ([p50, p99, mean].some(Number.isNaN)) throw new Error(`wrk: no latency in report:\n${out}`);
   return {
     total: Number(total[1]),
     seconds,
-    p50: pct('50'),
-    p99: pct('99'),
+    p50,
+    p99,
     mean,
     bytes: Math.round(Number(read[1]) * SIZE[read[2]!]!),
     non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),

@@ -35,6 +35,10 @@ describe('parseWrk', () => {
     });
   });
 
+  it('refuses a report without its latency distribution', () => {
+    expect(() => parseWrk(REPORT.replace(/ {5}\d+% .*\n/g, ''))).toThrow(/no latency/);
+  });
+
   it('refuses a report it cannot read', () => {
     expect(() => parseWrk('unable to connect to 127.0.0.1:1 Connection refused')).toThrow(
       /unreadable/,
