@@ -319,7 +319,8 @@ async function measure(server: Server, ep: Endpoint, fx: Fixtures): Promise<Meas
   const loadBefore = loadSnapshot(server.proc.pid!, lc.pid);
   const r = await lc.drive(server.base, opts.connections, {
     seconds: opts.duration,
-    wrk: opts.wrk && !ep.noRepeat,
+    wrk: opts.wrk,
+    noRepeat: ep.noRepeat,
   });
   const cpuAfter = cpuSeconds(server.proc.pid!);
   const machineNow = machineLoad(loadBefore, loadSnapshot(server.proc.pid!, lc.pid));
@@ -962,7 +963,7 @@ function markdown(report: {
   lines.push(`# API benchmark ${report.startedAt}`, '');
   lines.push(
     `Machine: ${report.machine.cpus} × ${report.machine.cpuModel}, ${report.machine.memGb} GB, Node ${report.machine.node}. ` +
-      `${opts.wrk ? 'wrk (votes: autocannon)' : 'autocannon'}: ${opts.connections} connections, no pipelining, ${opts.duration} s per endpoint` +
+      `${opts.wrk ? 'wrk' : 'autocannon'}: ${opts.connections} connections, no pipelining, ${opts.duration} s per endpoint` +
       `${opts.warmup ? ` after a first pass over the sampled ids or terms (reported apart) and ${opts.warmup} s warm-up` : ''}. Floor: bare Fastify, same SQL, raw driver.`,
     '',
   );

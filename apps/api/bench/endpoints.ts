@@ -42,7 +42,10 @@ export interface Endpoint {
   passSize?(fx: Fixtures, who: 'product' | 'floor'): number;
   /** Measured on the product only (the same-SQL floor answers no compressed JSON). */
   productOnly?: boolean;
-  /** Each request must be new (a vote): driven by autocannon even with `--client wrk`. */
+  /**
+   * Each request must be new (a vote): under `--client wrk` a run that may have sent its
+   * read-ahead file round again is refused (decision 0043).
+   */
   noRepeat?: boolean;
 }
 

@@ -44,6 +44,8 @@ type ToClient =
       amount?: number;
       /** A measured run sent by wrk (wrk-drive.ts) instead of autocannon. */
       wrk?: boolean;
+      /** Each request must be new (votes): wrk must not send its file round again. */
+      noRepeat?: boolean;
     };
 type FromClient = { id: number; result?: DriveResult; error?: string };
 
@@ -98,7 +100,7 @@ export class LoadClient {
   drive(
     url: string,
     connections: number,
-    run: { seconds: number; wrk?: boolean } | { amount: number },
+    run: { seconds: number; wrk?: boolean; noRepeat?: boolean } | { amount: number },
   ): Promise<DriveResult> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -159,7 +161,7 @@ function serve() {
       const failed = (err: unknown) =>
         reply({ id: m.id, error: err instanceof Error ? err.message : String(err) });
       if (m.wrk && m.seconds !== undefined) {
-        driveWrk(m.url, request, m.connections, m.seconds).then(
+        driveWrk(m.url, request, m.connections, m.seconds, { noRepeat: m.noRepeat }).then(
           (w) =>
             done({
               requests: { total: w.total },

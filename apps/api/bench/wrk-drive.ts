@@ -8,7 +8,9 @@
  *
  * The requests are the ones autocannon would have sent next: the endpoint's request rotation
  * (endpoints.ts) is read ahead into a file, one request a line, and a Lua script sends them in
- * turn from every connection. Requests that must not repeat (votes) stay with autocannon.
+ * turn from every connection. Requests that must not repeat (votes) are sent by wrk too
+ * (decision 0043): a run that may have gone past the end of the file, and so round again to
+ * requests already sent, is refused rather than recorded.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -136,13 +138,17 @@ export function parseWrk(out: string): WrkResult {
 
 /**
  * `seconds` of load from `connections` connections (one thread, as autocannon's one process),
- * sending the rotation's next requests. Enough of them are read ahead for ~20,000 a second.
+ * sending the rotation's next requests. Enough of them are read ahead for ~20,000 a second
+ * (`readAhead` sets the number). With `noRepeat` (votes: each a new member and claim), a run
+ * that may have sent more requests than were read ahead throws: past the end, the script sends
+ * the file round again.
  */
 export async function driveWrk(
   url: string,
   request: Request,
   connections: number,
   seconds: number,
+  opts: { noRepeat?: boolean; readAhead?: number } = {},
 ): Promise<WrkResult> {
   const bin = findWrk();
   if (!bin) throw new Error('--client wrk: wrk is not installed (apt-get install -y wrk)');
@@ -150,7 +156,8 @@ export async function driveWrk(
   try {
     const reqFile = path.join(dir, 'requests.txt');
     const script = path.join(dir, 'rotate.lua');
-    fs.writeFileSync(reqFile, requestLines(request, Math.max(1000, Math.ceil(seconds * 20_000))));
+    const count = opts.readAhead ?? Math.max(1000, Math.ceil(seconds * 20_000));
+    fs.writeFileSync(reqFile, requestLines(request, count));
     fs.writeFileSync(script, SCRIPT);
     const out = await new Promise<string>((resolve, reject) =>
       execFile(
@@ -173,7 +180,13 @@ export async function driveWrk(
           err ? reject(new Error(`wrk: ${stderr || err.message}`)) : resolve(stdout),
       ),
     );
-    return parseWrk(out);
+    const result = parseWrk(out);
+    // Sent = answered + at most one in flight per connection when the run stopped.
+    if (opts.noRepeat && result.total + connections > count)
+      throw new Error(
+        `wrk: ${result.total} answers from ${connections} connections, but only ${count} distinct requests were read ahead: some may have been sent twice`,
+      );
+    return result;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -101,4 +101,50 @@ describe.skipIf(!findWrk())('driveWrk', () => {
       await new Promise((r) => server.close(r));
     }
   });
+
+  it('sends requests that must not repeat once each, and refuses a run that outran them', async () => {
+    const seen = new Map<string, number>();
+    const server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        seen.set(body, (seen.get(body) ?? 0) + 1);
+        // ~5 ms an answer, as a vote's: a few hundred a second from 4 connections.
+        setTimeout(() => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end('{"ok":true}');
+        }, 5);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    let k = 0;
+    // As the bench's votes: each request a new body.
+    const votes = {
+      method: 'POST' as const,
+      setupRequest: (req: object) => ({
+        ...req,
+        path: '/vote',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ claimId: k++, votes: 1 }),
+      }),
+    };
+    try {
+      // Read ahead for ~20,000 a second: far more than this server answers in 1 s.
+      const r = await driveWrk(url, votes, 4, 1, { noRepeat: true });
+      expect(r.total).toBeGreaterThan(30);
+      expect(r.non2xx).toBe(0);
+      expect(seen.size).toBeGreaterThanOrEqual(r.total);
+      expect(Math.max(...seen.values())).toBe(1);
+
+      // 50 distinct requests cannot fill a second: the file went round, and the run is refused.
+      seen.clear();
+      await expect(driveWrk(url, votes, 4, 1, { noRepeat: true, readAhead: 50 })).rejects.toThrow(
+        /only 50 distinct requests were read ahead/,
+      );
+      expect(Math.max(...seen.values())).toBeGreaterThan(1);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
 });
