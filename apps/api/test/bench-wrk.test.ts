@@ -46,21 +46,42 @@ describe('parseWrk', () => {
   });
 });
 
+/** A local server that hands each request's whole body to `answer`; its port. */
+async function serveBodies(
+  answer: (req: http.IncomingMessage, body: string, res: http.ServerResponse) => void,
+): Promise<{ server: http.Server; port: number }> {
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => answer(req, body, res));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+/** As the bench's votes: a new body each request, or round again after `period` of them. */
+function voteRotation(period = Infinity) {
+  let k = 0;
+  return {
+    method: 'POST' as const,
+    setupRequest: (req: object) => ({
+      ...req,
+      path: '/vote',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ claimId: k++ % period, votes: 1 }),
+    }),
+  };
+}
+
 describe.skipIf(!findWrk())('driveWrk', () => {
   it("sends the rotation's requests (method, path, headers, body) and counts non-2xx", async () => {
     const seen = new Map<string, number>();
-    const server = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        const key = `${req.method} ${req.url} ${req.headers.authorization ?? '-'} ${body || '-'}`;
-        seen.set(key, (seen.get(key) ?? 0) + 1);
-        res.writeHead(req.url === '/missing' ? 404 : 200, { 'content-type': 'application/json' });
-        res.end('{"ok":true}');
-      });
+    const { server, port } = await serveBodies((req, body, res) => {
+      const key = `${req.method} ${req.url} ${req.headers.authorization ?? '-'} ${body || '-'}`;
+      seen.set(key, (seen.get(key) ?? 0) + 1);
+      res.writeHead(req.url === '/missing' ? 404 : 200, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const { port } = server.address() as AddressInfo;
     let k = 0;
     const paths = ['/a', '/b', '/missing'];
     try {
@@ -104,31 +125,16 @@ describe.skipIf(!findWrk())('driveWrk', () => {
 
   it('sends requests that must not repeat once each, and refuses a run that outran them', async () => {
     const seen = new Map<string, number>();
-    const server = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        seen.set(body, (seen.get(body) ?? 0) + 1);
-        // ~5 ms an answer, as a vote's: a few hundred a second from 4 connections.
-        setTimeout(() => {
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end('{"ok":true}');
-        }, 5);
-      });
+    const { server, port } = await serveBodies((_req, body, res) => {
+      seen.set(body, (seen.get(body) ?? 0) + 1);
+      // ~5 ms an answer, as a vote's: a few hundred a second from 4 connections.
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"ok":true}');
+      }, 5);
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    let k = 0;
-    // As the bench's votes: each request a new body.
-    const votes = {
-      method: 'POST' as const,
-      setupRequest: (req: object) => ({
-        ...req,
-        path: '/vote',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ claimId: k++, votes: 1 }),
-      }),
-    };
+    const url = `http://127.0.0.1:${port}`;
+    const votes = voteRotation();
     try {
       // Read ahead for ~20,000 a second: far more than this server answers in 1 s.
       const r = await driveWrk(url, votes, 4, 1, { noRepeat: true });
@@ -143,6 +149,13 @@ describe.skipIf(!findWrk())('driveWrk', () => {
         /only 50 distinct requests were read ahead/,
       );
       expect(Math.max(...seen.values())).toBeGreaterThan(1);
+
+      // A rotation that comes round after 20 requests (few members × claims) is refused too,
+      // however many lines were read ahead.
+      seen.clear();
+      await expect(driveWrk(url, voteRotation(20), 4, 1, { noRepeat: true })).rejects.toThrow(
+        /only 20 distinct requests were read ahead/,
+      );
     } finally {
       await new Promise((r) => server.close(r));
     }
