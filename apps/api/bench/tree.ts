@@ -25,13 +25,7 @@ import { parseArgs } from 'node:util';
 import autocannon, { type Request } from 'autocannon';
 import pg from 'pg';
 import { createDatabase } from '../src/db/client';
-import {
-  activeClaimIds,
-  addRoundBounties,
-  addVoters,
-  sampleIds,
-  voteRequest,
-} from './fixtures';
+import { activeClaimIds, addRoundBounties, addVoters, sampleIds, voteRequest } from './fixtures';
 import { generateData } from './generate';
 import { rawConnection } from './raw-db';
 
