@@ -94,6 +94,13 @@ export function decodeSearchCursor(value: string | undefined): SearchCursor | un
 
 /** The control message (LiveService.control) that clears every instance's feed and pages (all, or some bounties'). */
 const PAGES_CONTROL = 'pages';
+/**
+ * The control message naming bounties whose votes moved while nobody watched them: no tally
+ * went out (decision 0044), so every instance drops their pages on this instead.
+ */
+const COUNTS_CONTROL = 'counts';
+/** A bounty first watched gets its tally at once and again this much later (decision 0044). */
+const WATCH_RETALLY_MS = 500;
 /** More bounties changed at once than this (rounds closed after a stop): everything is dropped. */
 const CHANGED_BOUNTIES_MAX = 1000;
 
@@ -157,6 +164,19 @@ export class BountiesService {
       },
       gap: () => this.clearPages(),
     });
+    live.onControl(COUNTS_CONTROL, {
+      on: (data) => {
+        for (const id of changedBounties(data) ?? []) this.bountyChanged(id);
+      },
+      // The "pages" message's gap has dropped everything already.
+      gap: () => undefined,
+    });
+    live.onWatchStart((topics) => {
+      const ids = topics.flatMap((t) =>
+        t.startsWith(BOUNTY_TOPIC) ? [Number(t.slice(BOUNTY_TOPIC.length))] : [],
+      );
+      if (ids.length) void this.watchStarted(ids);
+    });
     live.onEvents((events) => {
       for (const e of events) {
         const id = e.topic?.startsWith(BOUNTY_TOPIC) ? e.topic.slice(BOUNTY_TOPIC.length) : null;
@@ -215,6 +235,24 @@ export class BountiesService {
     this.scheduleTallies();
   }
 
+  /**
+   * Nobody watched these bounties, so votes on them sent no tally: their current rounds get one
+   * now, and once more a moment later (votes on another instance that had not yet heard of
+   * the new watcher).
+   */
+  private async watchStarted(ids: number[]): Promise<void> {
+    try {
+      for (const id of ids) {
+        const bounty = await repo.findBounty(this.ctx.db, id);
+        if (!bounty || bounty.hiddenAt) continue;
+        this.tallyChanged(id, bounty.roundCount);
+        setTimeout(() => this.tallyChanged(id, bounty.roundCount), WATCH_RETALLY_MS).unref();
+      }
+    } catch (err) {
+      this.ctx.log.warn({ err: { message: (err as Error).message } }, 'live: watch tally failed');
+    }
+  }
+
   private scheduleTallies(): void {
     if (this.tallyTimer || this.tallyPending.size === 0) return;
     const now = Date.now();
@@ -251,10 +289,17 @@ export class BountiesService {
     const now = Date.now();
     for (const [key, at] of this.tallySent)
       if (now - at >= TALLY_WINDOW_MS) this.tallySent.delete(key);
-    const ready = [...this.tallyPending].filter(([key]) => !this.tallySent.has(key));
-    for (const [key] of ready) {
+    const due = [...this.tallyPending].filter(([key]) => !this.tallySent.has(key));
+    for (const [key] of due) {
       this.tallyPending.delete(key);
       this.tallySent.set(key, now);
+    }
+    // Tallies only for bounties someone watches; the others' pages are dropped everywhere.
+    const ready = due.filter(([, r]) => this.live.isWatched(bountyTopic(r.bountyId)));
+    if (ready.length < due.length) {
+      const unseen = new Set(due.map(([, r]) => r.bountyId));
+      for (const [, r] of ready) unseen.delete(r.bountyId);
+      void this.live.control(COUNTS_CONTROL, { bounties: [...unseen] });
     }
     try {
       if (ready.length) {

@@ -5,7 +5,7 @@
  */
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { buildApp, createLogger } from '../../app';
 import { createEventBusFor, createRoot } from '../../composition';
 import { createEventBus, redisChannelFor } from './live.bus';
@@ -316,6 +316,49 @@ for (const bus of ['postgres', 'redis'] as const) {
           (e) => e.data.type === 'tally' && e.data.claims[0]?.votes === 3,
         );
         expect(tally.data).toMatchObject({ bountyId, claims: [{ claimId, votes: 3, rank: 1 }] });
+        watch.close();
+      });
+
+      it('votes on A on a bounty nobody watches: no tally, yet B drops its page; a watcher on B gets the tally (decision 0044)', async () => {
+        const { bountyId } = await postBounty(a.app, member, { amount: 0 });
+        const claimId = await postClaim(a.app, a.database.db, hunter, bountyId);
+        const topic = `bounty:${bountyId}`;
+        const watchedOn = (i: Instance) => i.root.services.live.isWatched(topic);
+        await vi.waitFor(() => expect(watchedOn(a) || watchedOn(b)).toBe(false), {
+          timeout: 10_000,
+        });
+        await a.root.services.bounties.talliesSettled();
+        const pageOnB = () =>
+          b.app
+            .inject({ method: 'GET', url: `/bounty/${bountyId}` })
+            .then((r) => r.json() as { rounds: { claims: { votes: number }[] }[] });
+        expect((await pageOnB()).rounds[0]!.claims).toMatchObject([{ votes: 0 }]);
+        const before = Number(
+          (
+            (await a.database.db.execute(sql`select coalesce(max(id), 0) as id from live_events`))
+              .rows[0] as { id: number | string }
+          ).id,
+        );
+        await voteOnA(claimId, 4);
+        await a.root.services.bounties.talliesSettled();
+        expect(
+          (await soon(pageOnB, (p) => p.rounds[0]!.claims[0]?.votes === 4)).rounds[0]!.claims,
+        ).toMatchObject([{ votes: 4 }]);
+        const stored = await a.database.db.execute(
+          sql`select count(*)::int as n from live_events where topic = ${topic} and id > ${before}`,
+        );
+        expect((stored.rows[0] as { n: number }).n).toBe(0);
+
+        const watch = await openStream(b.base, { watch: [bountyId], lastEventId: before });
+        const first = await watch.next((e) => e.data.type === 'tally');
+        expect(first.data).toMatchObject({ bountyId, claims: [{ claimId, votes: 4, rank: 1 }] });
+        // A hears of the watcher on B, and tallies its votes again.
+        await vi.waitFor(() => expect(watchedOn(a)).toBe(true), { timeout: 2000 });
+        await voteOnA(claimId, 1);
+        const next = await watch.next(
+          (e) => e.data.type === 'tally' && e.data.claims[0]?.votes === 5,
+        );
+        expect(next.data).toMatchObject({ bountyId, claims: [{ claimId, votes: 5 }] });
         watch.close();
       });
     },

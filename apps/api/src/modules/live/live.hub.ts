@@ -44,6 +44,16 @@ export class LiveHub {
     }
   }
 
+  /** Whether a stream here watches this topic. */
+  watches(topic: string): boolean {
+    return this.byTopic.has(topic);
+  }
+
+  /** The topics streams here watch. */
+  topics(): string[] {
+    return [...this.byTopic.keys()];
+  }
+
   all(): LiveStream[] {
     const out = new Set<LiveStream>();
     for (const set of this.byUser.values()) for (const s of set) out.add(s);

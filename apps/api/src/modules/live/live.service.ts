@@ -40,6 +40,21 @@ export interface OpenStream {
 /** Bus topics of control messages between instances (never a stream's topic). */
 const CONTROL = 'sys:';
 
+/**
+ * Which topics streams watch, told between instances (decision 0044): each instance names its
+ * watched topics when one is first watched there and every WATCH_REFRESH_MS; what it hears
+ * counts for WATCH_KEEP_MS (so also a while after the last stream left: a reconnect resumes
+ * with nothing missing). At start, and after the bus lost messages, every topic counts as
+ * watched until the others have answered.
+ */
+const WATCH_CONTROL = 'watch';
+const WATCH_REFRESH_MS = 20_000;
+const WATCH_KEEP_MS = 3 * WATCH_REFRESH_MS;
+/** After asking the others what they watch, every topic counts as watched this long. */
+const WATCH_ASK_MS = 3_000;
+/** More topics than this watched on one instance: it says "everything" instead of naming them. */
+const WATCH_LIST_MAX = 5_000;
+
 export interface ControlHandler {
   on(data: unknown): void;
   gap(): void;
@@ -51,10 +66,37 @@ export class LiveService {
   private readonly streams = new Map<LiveStream, { last: number; write(e: BusEvent): void }>();
   private readonly throttles = new Map<string, { timer: NodeJS.Timeout | null; again: boolean }>();
 
+  /** Topics streams on other instances watch (or here, lately), until when. */
+  private readonly watchedElsewhere = new Map<string, number>();
+  /** Until then every topic counts as watched (start, a bus gap). */
+  private everythingWatchedUntil = Date.now() + WATCH_KEEP_MS;
+  private readonly watchTimer: NodeJS.Timeout;
+  private readonly watchStarts: ((topics: string[]) => void)[] = [];
+
   constructor(
     private readonly ctx: ServiceContext,
     private readonly bus: EventBus,
   ) {
+    this.controls.set(WATCH_CONTROL, {
+      on: (data) => this.heardWatch(data),
+      gap: () => {
+        this.everythingWatchedUntil = Date.now() + WATCH_KEEP_MS;
+        void this.announceWatched();
+      },
+    });
+    this.watchTimer = setInterval(() => {
+      const now = Date.now();
+      for (const [topic, until] of this.watchedElsewhere)
+        if (until <= now) this.watchedElsewhere.delete(topic);
+      void this.announceWatched();
+    }, WATCH_REFRESH_MS);
+    this.watchTimer.unref();
+    // The others say what they watch; until they have, everything counts as watched.
+    if (bus.kind === 'memory') this.everythingWatchedUntil = 0;
+    else
+      void this.sendControl(WATCH_CONTROL, { ask: true }).then((sent) => {
+        if (sent) this.everythingWatchedUntil = Date.now() + WATCH_ASK_MS;
+      });
     bus.listen(
       (events) => {
         const forStreams = events.filter((e) => !e.topic?.startsWith(CONTROL));
@@ -102,6 +144,53 @@ export class LiveService {
     } catch (err) {
       this.ctx.log.warn({ err: { message: (err as Error).message } }, 'live: control failed');
     }
+  }
+
+  /** As `control`, telling whether it went. */
+  private async sendControl(name: string, data: unknown): Promise<boolean> {
+    try {
+      await this.bus.publish([{ id: 0, userId: null, topic: `${CONTROL}${name}`, data }]);
+      return true;
+    } catch (err) {
+      this.ctx.log.warn({ err: { message: (err as Error).message } }, 'live: control failed');
+      return false;
+    }
+  }
+
+  /**
+   * Whether a stream on any instance watches `topic` (or did within WATCH_KEEP_MS, or this
+   * instance cannot tell yet): what only watchers see (a bounty's tallies) is made only then.
+   */
+  isWatched(topic: string): boolean {
+    if (this.hub.watches(topic)) return true;
+    const now = Date.now();
+    return now < this.everythingWatchedUntil || (this.watchedElsewhere.get(topic) ?? 0) > now;
+  }
+
+  /**
+   * `handler` gets the topics a new stream here watches that no stream anywhere watched: what
+   * was not made while nobody watched (a tally) is made now, for every watcher.
+   */
+  onWatchStart(handler: (topics: string[]) => void): void {
+    this.watchStarts.push(handler);
+  }
+
+  private heardWatch(data: unknown): void {
+    const m = data as { topics?: unknown; all?: unknown; ask?: unknown } | null;
+    const until = Date.now() + WATCH_KEEP_MS;
+    if (m?.ask === true) void this.announceWatched();
+    else if (m?.all === true) this.everythingWatchedUntil = until;
+    else if (Array.isArray(m?.topics))
+      for (const t of m.topics) if (typeof t === 'string') this.watchedElsewhere.set(t, until);
+  }
+
+  /** Tells every instance what streams here watch. */
+  private async announceWatched(topics: string[] = this.hub.topics()): Promise<void> {
+    if (!topics.length) return;
+    await this.sendControl(
+      WATCH_CONTROL,
+      topics.length > WATCH_LIST_MAX ? { all: true } : { topics },
+    );
   }
 
   private receiveControls(events: BusEvent[]): void {
@@ -198,7 +287,21 @@ export class LiveService {
         else open.write(e);
       },
     };
+    const newHere = [...stream.topics].filter((t) => !this.hub.watches(t));
+    const unwatched = newHere.filter((t) => !this.isWatched(t));
     this.hub.add(member);
+    if (newHere.length) void this.announceWatched(newHere);
+    if (unwatched.length)
+      for (const start of this.watchStarts) {
+        try {
+          start(unwatched);
+        } catch (err) {
+          this.ctx.log.warn(
+            { err: { message: (err as Error).message } },
+            'live: watch start failed',
+          );
+        }
+      }
     const sent = new Set<number>();
     try {
       if (stream.after !== null) {
@@ -218,7 +321,7 @@ export class LiveService {
           }
       } else open.last = await repo.lastEventId(this.ctx.db);
     } catch (err) {
-      this.hub.remove(member);
+      this.leave(member);
       throw err;
     }
     const pending: BusEvent[] = buffer;
@@ -226,9 +329,15 @@ export class LiveService {
     for (const e of pending) if (!sent.has(e.id)) open.write(e);
     this.streams.set(member, open);
     return () => {
-      if (!this.streams.delete(member)) return;
-      this.hub.remove(member);
+      if (this.streams.delete(member)) this.leave(member);
     };
+  }
+
+  /** A stream goes; its topics still count as watched a while (a reconnect misses nothing). */
+  private leave(member: LiveStream): void {
+    this.hub.remove(member);
+    const until = Date.now() + WATCH_KEEP_MS;
+    for (const t of member.topics) if (!this.hub.watches(t)) this.watchedElsewhere.set(t, until);
   }
 
   /** After the bus lost events: each open stream gets what was stored since its last event. */
@@ -271,6 +380,7 @@ export class LiveService {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.watchTimer);
     for (const t of this.throttles.values()) if (t.timer) clearTimeout(t.timer);
     this.throttles.clear();
     await this.bus.close();

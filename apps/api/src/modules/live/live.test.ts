@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { activeMember, postBounty, postClaim, type Session } from '../../../test/factories';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
 import { giveHandle, listen, openStream } from '../../../test/live-support';
@@ -250,6 +251,69 @@ describe('GET /events', () => {
     await new Promise((r) => setTimeout(r, 600));
     expect(anon.events.filter((e) => e.data.type === 'tally')).toEqual([]);
     anon.close();
+  });
+
+  it('votes on a bounty nobody watches make no tally, yet show at once; its first watcher gets the tally (decision 0044)', async () => {
+    const { bountyId } = await postBounty(t.app, member, { amount: 0 });
+    const claimId = await postClaim(t.app, t.root.ctx.db, hunter, bountyId);
+    const topic = `bounty:${bountyId}`;
+    const live = t.root.services.live;
+    // On a bus between instances every topic counts as watched until the others have answered.
+    await vi.waitFor(() => expect(live.isWatched(topic)).toBe(false), { timeout: 10_000 });
+    await t.root.services.bounties.talliesSettled();
+    const lastId = async () =>
+      Number(
+        (
+          (await t.root.ctx.db.execute(sql`select coalesce(max(id), 0) as id from live_events`))
+            .rows[0] as { id: number | string }
+        ).id,
+      );
+    const before = await lastId();
+    const voters = await Promise.all(
+      [0, 1].map(() => activeMember(t.app, t.root.ctx.db, t.clock.now(), 10)),
+    );
+    for (const v of voters) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/vote',
+        headers: v.auth,
+        payload: { claimId, votes: 2 },
+      });
+      expect(res.statusCode).toBe(200);
+    }
+    await t.root.services.bounties.talliesSettled();
+    const stored = await t.root.ctx.db.execute(
+      sql`select count(*)::int as n from live_events where topic = ${topic} and id > ${before}`,
+    );
+    expect((stored.rows[0] as { n: number }).n).toBe(0);
+    const page = await t.app.inject({ method: 'GET', url: `/bounty/${bountyId}` });
+    expect(page.json().rounds[0].claims).toMatchObject([{ claimId, votes: 4 }]);
+    // A watcher resuming from before the votes replays nothing of them, and gets the tally.
+    const watch = await openStream(base, { watch: [bountyId], lastEventId: before });
+    const tally = await watch.next((e) => e.data.type === 'tally', 5000);
+    expect(tally.data).toEqual({
+      type: 'tally',
+      bountyId,
+      roundId: 1,
+      claims: [{ claimId, votes: 4, rank: 1 }],
+    });
+    expect(live.isWatched(topic)).toBe(true);
+    const voter = await activeMember(t.app, t.root.ctx.db, t.clock.now(), 10);
+    await t.app.inject({
+      method: 'POST',
+      url: '/vote',
+      headers: voter.auth,
+      payload: { claimId, votes: 1 },
+    });
+    const next = await watch.next(
+      (e) => e.data.type === 'tally' && e.data.claims[0]?.votes === 5,
+      5000,
+    );
+    expect(next.data).toMatchObject({ bountyId, claims: [{ claimId, votes: 5 }] });
+    watch.close();
+    // Gone, but still counted as watched a while: a reconnect misses nothing.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(live.isWatched(topic)).toBe(true);
   });
 
   it('a server shutting down ends its streams (clients reconnect elsewhere)', async () => {
