@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { buildApp, createLogger } from '../../app';
 import { createEventBusFor, createRoot } from '../../composition';
 import { createEventBus, redisChannelFor } from './live.bus';
-import { createDatabase, type DatabaseHandle } from '../../db/client';
+import { createDatabase, queryRows, type DatabaseHandle } from '../../db/client';
 import { MemoryJobQueue } from '../../jobs/memory-queue';
 import { activeMember, postBounty, postClaim, type Session } from '../../../test/factories';
 import { createTestDatabase, signUp, testConfig, type TestDatabase } from '../../../test/helper';
@@ -333,21 +333,21 @@ for (const bus of ['postgres', 'redis'] as const) {
             .inject({ method: 'GET', url: `/bounty/${bountyId}` })
             .then((r) => r.json() as { rounds: { claims: { votes: number }[] }[] });
         expect((await pageOnB()).rounds[0]!.claims).toMatchObject([{ votes: 0 }]);
-        const before = Number(
-          (
-            (await a.database.db.execute(sql`select coalesce(max(id), 0) as id from live_events`))
-              .rows[0] as { id: number | string }
-          ).id,
+        const [last] = await queryRows<{ id: number | string }>(
+          a.database.db,
+          sql`select coalesce(max(id), 0) as id from live_events`,
         );
+        const before = Number(last!.id);
         await voteOnA(claimId, 4);
         await a.root.services.bounties.talliesSettled();
         expect(
           (await soon(pageOnB, (p) => p.rounds[0]!.claims[0]?.votes === 4)).rounds[0]!.claims,
         ).toMatchObject([{ votes: 4 }]);
-        const stored = await a.database.db.execute(
+        const [stored] = await queryRows<{ n: number }>(
+          a.database.db,
           sql`select count(*)::int as n from live_events where topic = ${topic} and id > ${before}`,
         );
-        expect((stored.rows[0] as { n: number }).n).toBe(0);
+        expect(stored!.n).toBe(0);
 
         const watch = await openStream(b.base, { watch: [bountyId], lastEventId: before });
         const first = await watch.next((e) => e.data.type === 'tally');

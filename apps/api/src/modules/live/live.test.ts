@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { queryRows } from '../../db/client';
 import { activeMember, postBounty, postClaim, type Session } from '../../../test/factories';
 import { createTestApp, signUp, type TestApp } from '../../../test/helper';
 import { giveHandle, listen, openStream } from '../../../test/live-support';
@@ -264,9 +265,11 @@ describe('GET /events', () => {
     const lastId = async () =>
       Number(
         (
-          (await t.root.ctx.db.execute(sql`select coalesce(max(id), 0) as id from live_events`))
-            .rows[0] as { id: number | string }
-        ).id,
+          await queryRows<{ id: number | string }>(
+            t.root.ctx.db,
+            sql`select coalesce(max(id), 0) as id from live_events`,
+          )
+        )[0]!.id,
       );
     const before = await lastId();
     const voters = await Promise.all(
@@ -282,10 +285,11 @@ describe('GET /events', () => {
       expect(res.statusCode).toBe(200);
     }
     await t.root.services.bounties.talliesSettled();
-    const stored = await t.root.ctx.db.execute(
+    const [stored] = await queryRows<{ n: number }>(
+      t.root.ctx.db,
       sql`select count(*)::int as n from live_events where topic = ${topic} and id > ${before}`,
     );
-    expect((stored.rows[0] as { n: number }).n).toBe(0);
+    expect(stored!.n).toBe(0);
     const page = await t.app.inject({ method: 'GET', url: `/bounty/${bountyId}` });
     expect(page.json().rounds[0].claims).toMatchObject([{ claimId, votes: 4 }]);
     // A watcher resuming from before the votes replays nothing of them, and gets the tally.
