@@ -39,6 +39,18 @@ describe('GET /events', () => {
       payload: { text },
     });
 
+  /** A new member with 10 silver casts `votes` on the claim; the vote must count. */
+  const voteAsNewMember = async (claimId: number, votes: number) => {
+    const voter = await activeMember(t.app, t.root.ctx.db, t.clock.now(), 10);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/vote',
+      headers: voter.auth,
+      payload: { claimId, votes },
+    });
+    expect(res.statusCode).toBe(200);
+  };
+
   it('is an event stream with a retry hint and heartbeats', async () => {
     const res = await fetch(`${base}/events`, {
       headers: { authorization: `Bearer ${member.token}` },
@@ -241,14 +253,7 @@ describe('GET /events', () => {
     await t.root.services.bounties.talliesSettled();
     await t.root.services.bounties.setBountyHidden(bountyId, true);
     const anon = await openStream(base, { watch: [bountyId] });
-    const voter = await activeMember(t.app, t.root.ctx.db, t.clock.now(), 10);
-    const vote = await t.app.inject({
-      method: 'POST',
-      url: '/vote',
-      headers: voter.auth,
-      payload: { claimId, votes: 2 },
-    });
-    expect(vote.statusCode).toBe(200);
+    await voteAsNewMember(claimId, 2);
     await new Promise((r) => setTimeout(r, 600));
     expect(anon.events.filter((e) => e.data.type === 'tally')).toEqual([]);
     anon.close();
@@ -272,18 +277,8 @@ describe('GET /events', () => {
         )[0]!.id,
       );
     const before = await lastId();
-    const voters = await Promise.all(
-      [0, 1].map(() => activeMember(t.app, t.root.ctx.db, t.clock.now(), 10)),
-    );
-    for (const v of voters) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/vote',
-        headers: v.auth,
-        payload: { claimId, votes: 2 },
-      });
-      expect(res.statusCode).toBe(200);
-    }
+    await voteAsNewMember(claimId, 2);
+    await voteAsNewMember(claimId, 2);
     await t.root.services.bounties.talliesSettled();
     const [stored] = await queryRows<{ n: number }>(
       t.root.ctx.db,
@@ -302,13 +297,7 @@ describe('GET /events', () => {
       claims: [{ claimId, votes: 4, rank: 1 }],
     });
     expect(live.isWatched(topic)).toBe(true);
-    const voter = await activeMember(t.app, t.root.ctx.db, t.clock.now(), 10);
-    await t.app.inject({
-      method: 'POST',
-      url: '/vote',
-      headers: voter.auth,
-      payload: { claimId, votes: 1 },
-    });
+    await voteAsNewMember(claimId, 1);
     const next = await watch.next(
       (e) => e.data.type === 'tally' && e.data.claims[0]?.votes === 5,
       5000,
