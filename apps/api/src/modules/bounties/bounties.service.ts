@@ -99,6 +99,8 @@ const PAGES_CONTROL = 'pages';
  * went out (decision 0044), so every instance drops their pages on this instead.
  */
 const COUNTS_CONTROL = 'counts';
+/** Bounties named per "counts" message (a NOTIFY carries at most 8,000 bytes). */
+const COUNTS_CHUNK = 500;
 /** A bounty first watched gets its tally at once and again this much later (decision 0044). */
 const WATCH_RETALLY_MS = 500;
 /** More bounties changed at once than this (rounds closed after a stop): everything is dropped. */
@@ -168,8 +170,8 @@ export class BountiesService {
       on: (data) => {
         for (const id of changedBounties(data) ?? []) this.bountyChanged(id);
       },
-      // The "pages" message's gap has dropped everything already.
-      gap: () => undefined,
+      // Lost (too big for the bus, or the bus lost messages): everything is built anew.
+      gap: () => this.clearPages(),
     });
     live.onWatchStart((topics) => {
       const ids = topics.flatMap((t) =>
@@ -299,7 +301,9 @@ export class BountiesService {
     if (ready.length < due.length) {
       const unseen = new Set(due.map(([, r]) => r.bountyId));
       for (const [, r] of ready) unseen.delete(r.bountyId);
-      void this.live.control(COUNTS_CONTROL, { bounties: [...unseen] });
+      const ids = [...unseen];
+      for (let i = 0; i < ids.length; i += COUNTS_CHUNK)
+        void this.live.control(COUNTS_CONTROL, { bounties: ids.slice(i, i + COUNTS_CHUNK) });
     }
     try {
       if (ready.length) {

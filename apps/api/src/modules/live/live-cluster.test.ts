@@ -361,6 +361,23 @@ for (const bus of ['postgres', 'redis'] as const) {
         expect(next.data).toMatchObject({ bountyId, claims: [{ claimId, votes: 5 }] });
         watch.close();
       });
+
+      it('a control message too big for the bus reaches B as lost: B trusts nothing it kept', async () => {
+        const { bountyId } = await postBounty(a.app, member, { amount: 0 });
+        const claimId = await postClaim(a.app, a.database.db, hunter, bountyId);
+        const votesOnB = () =>
+          b.app
+            .inject({ method: 'GET', url: `/claim/${claimId}` })
+            .then((r) => (r.json() as { votes: number }).votes);
+        expect(await soon(votesOnB, (v) => v === 0)).toBe(0);
+        // Behind every cache's back: only a message can make B read it again.
+        await a.database.db.execute(sql`update claims set votes = 7 where id = ${claimId}`);
+        expect(await votesOnB()).toBe(0);
+        // 10,000 bounty ids: more than a NOTIFY (8,000 bytes) or this Redis bus (64,000) carries.
+        const many = Array.from({ length: 10_000 }, (_, i) => 1_000_000 + i);
+        await a.root.services.live.control('pages', { bounties: many });
+        expect(await soon(votesOnB, (v) => v === 7)).toBe(7);
+      });
     },
   );
 }

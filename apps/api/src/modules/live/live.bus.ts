@@ -58,13 +58,23 @@ export function redisChannelFor(databaseUrl: string): string {
 /** PostgreSQL's NOTIFY payload limit is 8,000 bytes; bigger batches travel as ids. */
 const MAX_PAYLOAD = 7000;
 
-/** What goes over the wire: the events, or only their ids when they are too big. */
-type Wire = { e: BusEvent[] } | { ids: number[] };
+/**
+ * What goes over the wire: the events, or, when they are too big, the stored ones' ids and the
+ * topics of those that are not stored (control messages: `lost`).
+ */
+type Wire = { e: BusEvent[] } | { ids: number[]; lost?: string[] };
 
-function encode(events: BusEvent[], limit: number): string {
+/** The data of a control message that was too big to travel: its handler's `gap` runs. */
+export const LOST_CONTROL = Object.freeze({ lost: true });
+
+export function encode(events: BusEvent[], limit: number): string {
   const full = JSON.stringify({ e: events } satisfies Wire);
   if (Buffer.byteLength(full) <= limit) return full;
-  return JSON.stringify({ ids: events.map((e) => e.id) } satisfies Wire);
+  const lost = [...new Set(events.flatMap((e) => (e.id > 0 || !e.topic ? [] : [e.topic])))];
+  return JSON.stringify({
+    ids: events.flatMap((e) => (e.id > 0 ? [e.id] : [])),
+    ...(lost.length ? { lost } : {}),
+  } satisfies Wire);
 }
 
 export type LoadEvents = (ids: number[]) => Promise<BusEvent[]>;
@@ -87,8 +97,10 @@ abstract class WireBus {
     } catch {
       return;
     }
-    if ('e' in wire) this.listener(wire.e);
-    else
+    if ('e' in wire) return this.listener(wire.e);
+    if (wire.lost?.length)
+      this.listener(wire.lost.map((topic) => ({ id: 0, userId: null, topic, data: LOST_CONTROL })));
+    if (wire.ids.length)
       this.load(wire.ids).then(this.listener, (err: Error) =>
         this.log.warn({ err: { message: err.message } }, 'live: loading events failed'),
       );

@@ -8,7 +8,7 @@ import { EVENTS, type LiveEvent } from '@bountyhunt/shared/live';
 import type { Actor, ServiceContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
-import type { BusEvent, EventBus } from './live.bus';
+import { LOST_CONTROL, type BusEvent, type EventBus } from './live.bus';
 import { LiveHub, type LiveStream } from './live.hub';
 import * as repo from './live.repository';
 
@@ -54,6 +54,8 @@ const WATCH_KEEP_MS = 3 * WATCH_REFRESH_MS;
 const WATCH_ASK_MS = 3_000;
 /** More topics than this watched on one instance: it says "everything" instead of naming them. */
 const WATCH_LIST_MAX = 5_000;
+/** Topics named per message (a NOTIFY carries at most 8,000 bytes). */
+const WATCH_CHUNK = 200;
 
 export interface ControlHandler {
   on(data: unknown): void;
@@ -187,17 +189,20 @@ export class LiveService {
   /** Tells every instance what streams here watch. */
   private async announceWatched(topics: string[] = this.hub.topics()): Promise<void> {
     if (!topics.length) return;
-    await this.sendControl(
-      WATCH_CONTROL,
-      topics.length > WATCH_LIST_MAX ? { all: true } : { topics },
-    );
+    if (topics.length > WATCH_LIST_MAX) await this.sendControl(WATCH_CONTROL, { all: true });
+    else
+      for (let i = 0; i < topics.length; i += WATCH_CHUNK)
+        await this.sendControl(WATCH_CONTROL, { topics: topics.slice(i, i + WATCH_CHUNK) });
   }
 
   private receiveControls(events: BusEvent[]): void {
     for (const e of events) {
       if (!e.topic?.startsWith(CONTROL)) continue;
       try {
-        this.controls.get(e.topic.slice(CONTROL.length))?.on(e.data);
+        const handler = this.controls.get(e.topic.slice(CONTROL.length));
+        // Too big for the bus (LOST_CONTROL): what it said is unknown, as after a gap.
+        if (e.data === LOST_CONTROL) handler?.gap();
+        else handler?.on(e.data);
       } catch (err) {
         this.ctx.log.warn(
           { err: { message: (err as Error).message } },
