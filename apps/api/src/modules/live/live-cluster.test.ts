@@ -362,6 +362,22 @@ for (const bus of ['postgres', 'redis'] as const) {
         watch.close();
       });
 
+      it("an instance started later asks what the others watch, and hears B's watcher (decision 0044)", async () => {
+        const { bountyId } = await postBounty(a.app, member, { amount: 0 });
+        const watch = await openStream(b.base, { watch: [bountyId] });
+        const c = await instance(db.url, bus);
+        try {
+          const live = c.root.services.live;
+          // Past its first moments (every topic counted as watched), only B's answer explains it.
+          await new Promise((r) => setTimeout(r, 3500));
+          expect(live.isWatched(`bounty:${bountyId}`)).toBe(true);
+          expect(live.isWatched(`bounty:${bountyId + 100_000}`)).toBe(false);
+        } finally {
+          watch.close();
+          await c.close();
+        }
+      });
+
       it('a control message too big for the bus reaches B as lost: B trusts nothing it kept', async () => {
         const { bountyId } = await postBounty(a.app, member, { amount: 0 });
         const claimId = await postClaim(a.app, a.database.db, hunter, bountyId);

@@ -96,7 +96,7 @@ export class LiveService {
     // The others say what they watch; until they have, everything counts as watched.
     if (bus.kind === 'memory') this.everythingWatchedUntil = 0;
     else
-      void this.sendControl(WATCH_CONTROL, { ask: true }).then((sent) => {
+      void this.control(WATCH_CONTROL, { ask: true }).then((sent) => {
         if (sent) this.everythingWatchedUntil = Date.now() + WATCH_ASK_MS;
       });
     bus.listen(
@@ -136,22 +136,14 @@ export class LiveService {
 
   /**
    * Sends a control message to every instance. With `db` on PostgreSQL it leaves when the
-   * caller's transaction commits (NOTIFY); otherwise at once. Never throws.
+   * caller's transaction commits (NOTIFY); otherwise at once. Never throws: tells whether it
+   * went.
    */
-  async control(name: string, data: unknown, db?: DbOrTx): Promise<void> {
+  async control(name: string, data: unknown, db?: DbOrTx): Promise<boolean> {
     const event: BusEvent = { id: 0, userId: null, topic: `${CONTROL}${name}`, data };
     try {
       if (db && this.bus.publishWithin) await this.bus.publishWithin(db, [event]);
       else await this.bus.publish([event]);
-    } catch (err) {
-      this.ctx.log.warn({ err: { message: (err as Error).message } }, 'live: control failed');
-    }
-  }
-
-  /** As `control`, telling whether it went. */
-  private async sendControl(name: string, data: unknown): Promise<boolean> {
-    try {
-      await this.bus.publish([{ id: 0, userId: null, topic: `${CONTROL}${name}`, data }]);
       return true;
     } catch (err) {
       this.ctx.log.warn({ err: { message: (err as Error).message } }, 'live: control failed');
@@ -189,10 +181,10 @@ export class LiveService {
   /** Tells every instance what streams here watch. */
   private async announceWatched(topics: string[] = this.hub.topics()): Promise<void> {
     if (!topics.length) return;
-    if (topics.length > WATCH_LIST_MAX) await this.sendControl(WATCH_CONTROL, { all: true });
+    if (topics.length > WATCH_LIST_MAX) await this.control(WATCH_CONTROL, { all: true });
     else
       for (let i = 0; i < topics.length; i += WATCH_CHUNK)
-        await this.sendControl(WATCH_CONTROL, { topics: topics.slice(i, i + WATCH_CHUNK) });
+        await this.control(WATCH_CONTROL, { topics: topics.slice(i, i + WATCH_CHUNK) });
   }
 
   private receiveControls(events: BusEvent[]): void {
